@@ -1,0 +1,48 @@
+"""bakersdozen: a solver for the solitaire game Baker's Dozen.
+
+The public API (rules in RULES.md, formats in NOTATION.md):
+
+- :class:`Card`, :class:`Suit`: card values;
+- :class:`Deal`: a position (13 columns bottom → top, foundations), with
+  :meth:`Deal.from_text` / :meth:`Deal.to_text` (board text),
+  :meth:`Deal.pysol` (PySol deal numbers) and :meth:`Deal.legal_moves`;
+- :class:`Move` and :data:`FOUNDATION`: one move, ``"7C 1>2"``, ``"AS 3>F"``;
+- :func:`check`: an independent replay of a move list;
+- :func:`solve`, :class:`Solution`, :class:`Verdict`: the solver;
+- :class:`BakersDozenError`, :class:`ParseError`, :class:`IllegalMoveError`.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from .cards import Card, Suit
+from .check import CheckResult, check
+from .errors import BakersDozenError, IllegalMoveError, ParseError
+from .model import FOUNDATION, Deal, Move
+try:  # TEMPORARY while solver.py is being written; made unconditional before release
+    from .solver import Solution, Verdict, solve
+except ImportError:  # pragma: no cover
+    pass
+
+try:
+    __version__ = version("bakersdozen")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0+unknown"
+
+__all__ = [
+    "Card",
+    "Suit",
+    "Move",
+    "Deal",
+    "FOUNDATION",
+    "check",
+    "CheckResult",
+    "solve",
+    "Solution",
+    "Verdict",
+    "BakersDozenError",
+    "ParseError",
+    "IllegalMoveError",
+    "__version__",
+]

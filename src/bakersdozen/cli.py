@@ -1,0 +1,179 @@
+"""The ``bakersdozen`` command line: a thin shell over the API.
+
+Exit status: 0 success, 2 bad input (a board that cannot be read, a deal
+number out of range, bad arguments).  The ``solve`` command adds 1
+(unsolvable) and 3 (unknown).
+
+Subcommands register themselves with :func:`command`; each has a function
+adding its arguments to an :class:`argparse.ArgumentParser` and a function
+running it that returns the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+from .errors import BakersDozenError, ParseError
+from .model import Deal
+
+__all__ = ["main", "command", "read_board", "EXIT_OK", "EXIT_BAD_INPUT"]
+
+EXIT_OK = 0
+EXIT_UNSOLVABLE = 1
+EXIT_BAD_INPUT = 2
+EXIT_UNKNOWN = 3
+
+KINGS_NOTE = "note: kings moved to the bottom (stable rule, RULES.md)"
+
+
+@dataclass(frozen=True, slots=True)
+class _Command:
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+_COMMANDS: dict[str, _Command] = {}
+
+
+def command(
+    name: str, help: str, add_arguments: Callable[[argparse.ArgumentParser], None]
+) -> Callable[[Callable[[argparse.Namespace], int]], Callable[[argparse.Namespace], int]]:
+    """Register a subcommand: decorate its ``run(args) -> exit status`` function.
+
+    Parameters
+    ----------
+    name : str
+        The subcommand's name, e.g. ``"deal"``.
+    help : str
+        One line for ``bakersdozen --help``.
+    add_arguments : callable
+        Adds the subcommand's arguments to its parser.
+    """
+
+    def register(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+        _COMMANDS[name] = _Command(name, help, add_arguments, run)
+        return run
+
+    return register
+
+
+def read_board(path: str, stdin: TextIO | None = None) -> tuple[Deal, bool]:
+    """Read and parse a board file (``-`` for standard input).
+
+    Returns
+    -------
+    deal : Deal
+    kings_moved : bool
+        True if the stable Kings rule was applied (see
+        :func:`bakersdozen.notation.parse_board`).
+
+    Raises
+    ------
+    ParseError
+        If the file cannot be read or parsed; the message starts with the
+        file name (``<stdin>`` for ``-``).
+    """
+    from .notation import parse_board
+
+    name = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            text = (stdin or sys.stdin).read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ParseError(f"{name}: cannot read: {error}") from None
+    try:
+        return parse_board(text)
+    except ParseError as error:
+        raise ParseError(f"{name}: {error}") from None
+
+
+# -- deal -----------------------------------------------------------------
+
+
+def _deal_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("number", type=int, help="PySol deal number, 1 to 2**64 - 1")
+
+
+@command("deal", "print PySol deal N as board text", _deal_arguments)
+def _deal(args: argparse.Namespace) -> int:
+    from .deals import pysol_deal
+
+    deal = pysol_deal(args.number)
+    sys.stdout.write(deal.to_text())
+    return EXIT_OK
+
+
+# -- show -----------------------------------------------------------------
+
+
+def _show_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="board text file, or - for standard input")
+
+
+@command("show", "read a board file and print it as a tableau", _show_arguments)
+def _show(args: argparse.Namespace) -> int:
+    deal, kings_moved = read_board(args.file)
+    sys.stdout.write(deal.pretty())
+    if kings_moved:
+        print(KINGS_NOTE)
+    return EXIT_OK
+
+
+# -- solve ------------------------------------------------------------------
+# The engine engineer adds ``solve`` here with @command("solve", ...):
+# exit EXIT_OK solved, EXIT_UNSOLVABLE, EXIT_UNKNOWN, EXIT_BAD_INPUT.
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every registered subcommand."""
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="bakersdozen", description="Solve and inspect deals of Baker's Dozen."
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for cmd in _COMMANDS.values():
+        sub_parser = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help)
+        cmd.add_arguments(sub_parser)
+        sub_parser.set_defaults(_run=cmd.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        Arguments without the program name; default ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        The exit status (0 success, 2 bad input; see the module docstring).
+        Never raises SystemExit itself: argparse's exits become return values.
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        code = exit_.code
+        return code if isinstance(code, int) else EXIT_BAD_INPUT
+    try:
+        status: int = args._run(args)
+    except BakersDozenError as error:
+        print(f"bakersdozen {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # pragma: no cover - e.g. `bakersdozen deal 1 | head -1`
+        return EXIT_OK
+    return status
