@@ -14,8 +14,9 @@ Reading (:func:`parse_board`)
   are ignored; a blank line *between* two column lines is an empty column.
 - An optional foundations line, ``Foundations: H-0 C-2 D-A S-0`` (also
   ``Found:``, ``Founds:``, ``Foundation:``, ``Decks:``; any case): suit,
-  dash, the highest rank on that foundation (``0`` or ``-`` side missing
-  means empty).  Suits not named are empty.
+  dash, the highest rank on that foundation (``0`` for empty; ``T``, ``10``,
+  ``K`` and the other rank names as for cards).  Suits not named are empty;
+  a lone ``-`` (what ``pysol_cards`` writes for none) is ignored.
 - A ``Freecells:`` line is accepted only if it is empty (Baker's Dozen has
   no free cells, RULES.md).
 - CRLF or CR line ends, a byte-order mark, leading/trailing spaces.
@@ -111,7 +112,7 @@ def _kings_at_bottom(column: Sequence[Card], top_rank: int) -> bool:
 
 
 def _parse_rank(text: str) -> int | None:
-    if text in ("0", "-", ""):
+    if text == "0":
         return 0
     return _RANK_ALIASES.get(text.upper())
 

@@ -1,0 +1,35 @@
+"""Shared hypothesis strategies and settings for the tests."""
+
+from __future__ import annotations
+
+import os
+import random
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+from bakersdozen import Deal
+from reference import pack, random_play, stable_deal
+
+settings.register_profile(
+    "ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("dev", max_examples=50, deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@st.composite
+def initial_deals(draw: st.DrawFn, ranks: st.SearchStrategy[int] | None = None) -> Deal:
+    """A random initial layout dealt from a shuffled (full or reduced) pack."""
+    r = draw(ranks if ranks is not None else st.sampled_from([3, 5, 8, 13, 13]))
+    cards = draw(st.permutations(pack(r)))
+    return stable_deal(list(cards), r)
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> Deal:
+    """A random position reached by random legal play from a random deal."""
+    deal = draw(initial_deals())
+    seed = draw(st.integers(0, 2**32 - 1))
+    steps = draw(st.integers(0, 120))
+    return random_play(deal, random.Random(seed), steps)
