@@ -1,0 +1,117 @@
+"""The command line, through main([...])."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pysol_cards.cards import CardRenderer
+from pysol_cards.deal_game import Game
+from pysol_cards.random_base import RandomBase
+
+from bakersdozen.cli import main
+
+DEAL_1 = """\
+6H JH 5C AD
+2H 2C 4C 5S
+9C 8H 3C 9S
+KC TH AH 6S
+KD 4S AS TC
+8C TD JS 5H
+3D 3S QD 7C
+6C 7S 9D 7H
+KS 4D QS 5D
+8D AC 2S JC
+8S 4H 3H 9H
+KH QH 6D 2D
+7D TS QC JD
+"""
+
+
+def test_deal_24(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deal", "24"]) == 0
+    out = capsys.readouterr().out
+    # NOTATION.md's published check value, then the full oracle output.
+    assert out.splitlines()[:2] == ["KD 8H AC AS", "KC 3D 8C 2S"]
+    game = Game("bakers_dozen", 24, RandomBase.DEALS_PYSOL)
+    assert out == game.calc_layout_string(CardRenderer(True))
+
+
+def test_deal_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deal", "1"]) == 0
+    assert capsys.readouterr().out == DEAL_1
+
+
+@pytest.mark.parametrize("argv", [["deal", "0"], ["deal", str(2**64)], ["deal", "x"], ["deal"],
+                                  [], ["nosuchcommand"], ["show"]])
+def test_bad_arguments(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert capsys.readouterr().err
+
+
+def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    assert "deal" in capsys.readouterr().out
+    assert main(["--version"]) == 0
+    assert "bakersdozen" in capsys.readouterr().out
+
+
+def test_show_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "deal1.txt"
+    board.write_text(DEAL_1.lower().replace("\n", "\r\n"), encoding="utf-8")
+    assert main(["show", str(board)]) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[0].split() == [str(n) for n in range(1, 14)]
+    assert lines[1].split()[:4] == ["6♥", "2♥", "9♣", "K♣"]
+    assert "10♥" in out
+    assert "kings moved" not in out
+    assert err == ""
+
+
+def test_show_says_kings_rule_applied(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "kings.txt"
+    board.write_text(DEAL_1.replace("KC TH AH 6S", "TH AH KC 6S"), encoding="utf-8")
+    assert main(["show", str(board)]) == 0
+    out = capsys.readouterr().out
+    assert "kings moved to the bottom (stable rule, RULES.md)" in out
+    assert out.splitlines()[1].split()[3] == "K♣"
+
+
+def test_show_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(DEAL_1))
+    assert main(["show", "-"]) == 0
+    assert "♣" in capsys.readouterr().out
+
+
+def test_show_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "bad.txt"
+    board.write_text(DEAL_1.replace("JS", "JX"), encoding="utf-8")
+    assert main(["show", str(board)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert str(board) in err and "line 6" in err and "'JX'" in err
+
+
+def test_show_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nope.txt"
+    assert main(["show", str(missing)]) == 2
+    assert str(missing) in capsys.readouterr().err
+
+
+def test_show_empty_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["show", "-"]) == 2
+    assert "<stdin>" in capsys.readouterr().err
+
+
+def test_python_dash_m() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bakersdozen", "deal", "24"],
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("KD 8H AC AS\nKC 3D 8C 2S\n")
