@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 from .cards import KING, Card, Suit
 from .errors import ParseError
@@ -202,6 +202,7 @@ class Deal:
                 raise ValueError(
                     f"the {suit.name.lower()} foundation rank must be 0..{self.ranks}, not {top!r}"
                 )
+        tops = cast("tuple[int, int, int, int]", foundations)
         seen: dict[Card, int] = {}
         for number, column in enumerate(columns, 1):
             for card in column:
@@ -213,7 +214,7 @@ class Deal:
                     )
                 if card in seen:
                     raise ValueError(f"{card} is in column {seen[card]} and in column {number}")
-                if card.rank <= foundations[card.suit]:  # type: ignore[call-overload]
+                if card.rank <= tops[card.suit]:
                     raise ValueError(
                         f"{card} is in column {number} and on the "
                         f"{card.suit.name.lower()} foundation"
@@ -224,7 +225,7 @@ class Deal:
             Card(rank, suit)
             for rank in range(1, self.ranks + 1)
             for suit in Suit
-            if rank > foundations[suit] and Card(rank, suit) not in seen  # type: ignore[call-overload]
+            if rank > tops[suit] and Card(rank, suit) not in seen
         ]
         if missing:
             raise ValueError("missing cards: " + " ".join(str(c) for c in missing))
@@ -290,7 +291,8 @@ class Deal:
         """
         from .solver import legal_moves
 
-        return legal_moves(self)
+        moves: tuple[Move, ...] = legal_moves(self)
+        return moves
 
     @property
     def is_won(self) -> bool:

@@ -241,10 +241,10 @@ def parse_board(text: str, ranks: int | None = KING) -> tuple[Deal, bool]:
             "empty column)"
         )
 
-    columns = [[card for card, _ in cards or ()] for _, cards in column_lines]
+    columns = [[card for card, _ in entries or ()] for _, entries in column_lines]
     places: dict[Card, _Where] = {}
-    for _, cards in column_lines:
-        for card, where in cards or ():
+    for _, entries in column_lines:
+        for card, where in entries or ():
             if card in places:
                 raise ParseError(
                     f"duplicate card {str(card)!r}: at {places[card]} and at {where}"
@@ -285,12 +285,12 @@ def parse_board(text: str, ranks: int | None = KING) -> tuple[Deal, bool]:
 
     kings_moved = False
     initial = not any(foundations)
-    for (number, cards), column in zip(column_lines, columns):
+    for (_, entries), column in zip(column_lines, columns):
         if _kings_at_bottom(column, ranks):
             continue
         if not initial:
             other = False
-            for card, where in cards or ():
+            for card, where in entries or ():
                 if card.rank != ranks:
                     other = True
                 elif other:
