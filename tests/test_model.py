@@ -161,3 +161,12 @@ def test_won_position() -> None:
 def test_deal_repr_and_str(deal: Deal) -> None:
     assert eval(repr(deal)) == deal
     assert str(deal) == deal.to_text()
+
+
+@given(st.text())
+def test_move_from_text_fuzz(text: str) -> None:
+    try:
+        move = Move.from_text(text)
+    except ParseError:
+        return
+    assert Move.from_text(str(move)) == move
