@@ -1,0 +1,158 @@
+"""Cards: suits, ranks and the card-to-index mapping shared with the engine.
+
+A card has a rank from 1 (Ace) to 13 (King) and one of four suits.  Every
+card also has an *index* from 0 to 51, rank-major::
+
+    index = 4 * (rank - 1) + suit        # suit: C=0, D=1, H=2, S=3
+
+so that the four cards of one rank occupy one nibble of a 64-bit mask
+(bits ``4*(rank-1)`` to ``4*(rank-1)+3``).  The compiled engine uses the
+same mapping for its bitboards; it is the only thing the engine and the
+independent checker (:mod:`bakersdozen.check`) share.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Final
+
+from .errors import ParseError
+
+__all__ = ["Suit", "Card", "RANK_NAMES", "ACE", "KING", "FULL_PACK"]
+
+ACE: Final = 1
+KING: Final = 13
+
+#: Rank letters used in board text, index = rank (index 0 unused).
+RANK_NAMES: Final = "?A23456789TJQK"
+
+_SUIT_LETTERS: Final = "CDHS"
+_SUIT_SYMBOLS: Final = "♣♦♥♠"
+# Hollow symbols are what some programs print for the red suits (or for all).
+_SUIT_ALIASES: Final = {
+    "C": 0, "♣": 0, "♧": 0,
+    "D": 1, "♦": 1, "♢": 1,
+    "H": 2, "♥": 2, "♡": 2,
+    "S": 3, "♠": 3, "♤": 3,
+}
+_RANK_ALIASES: Final = {
+    "A": 1, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8,
+    "9": 9, "T": 10, "10": 10, "J": 11, "Q": 12, "K": 13,
+}
+
+
+class Suit(enum.IntEnum):
+    """The four suits, in the engine's order (clubs, diamonds, hearts, spades)."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        """The suit's letter in board text: ``C``, ``D``, ``H`` or ``S``."""
+        return _SUIT_LETTERS[self]
+
+    @property
+    def symbol(self) -> str:
+        """The suit's symbol: ``♣``, ``♦``, ``♥`` or ``♠``."""
+        return _SUIT_SYMBOLS[self]
+
+    def __repr__(self) -> str:
+        return f"Suit.{self.name}"
+
+    @classmethod
+    def from_text(cls, text: str) -> Suit:
+        """Parse ``C``/``D``/``H``/``S`` (any case) or a suit symbol.
+
+        Raises
+        ------
+        ParseError
+            If *text* names no suit.
+        """
+        try:
+            return cls(_SUIT_ALIASES[text.strip().upper()])
+        except KeyError:
+            raise ParseError(f"unknown suit {text!r}") from None
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One playing card.
+
+    Parameters
+    ----------
+    rank : int
+        1 (Ace) to 13 (King).
+    suit : Suit
+
+    Raises
+    ------
+    ValueError
+        If *rank* is outside 1..13 or *suit* is not a suit.
+    """
+
+    rank: int
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rank, int) or not ACE <= self.rank <= KING:
+            raise ValueError(f"card rank must be 1..13, not {self.rank!r}")
+        if not isinstance(self.suit, Suit):
+            try:
+                object.__setattr__(self, "suit", Suit(self.suit))
+            except ValueError:
+                raise ValueError(f"card suit must be 0..3, not {self.suit!r}") from None
+
+    @property
+    def index(self) -> int:
+        """The card's index 0..51, ``4 * (rank - 1) + suit`` (see module doc)."""
+        return 4 * (self.rank - 1) + self.suit
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """The card with index *index* (0..51); inverse of :attr:`index`."""
+        if not 0 <= index < 52:
+            raise ValueError(f"card index must be 0..51, not {index!r}")
+        return _BY_INDEX[index]
+
+    @classmethod
+    def from_text(cls, text: str) -> Card:
+        """Parse a card as written in board text.
+
+        Accepts a rank (``A 2 .. 9 T J Q K``, or ``10``/``1``) followed by a
+        suit letter (``C D H S``) or symbol (``♣ ♦ ♥ ♠``), in any case:
+        ``"TH"``, ``"10h"``, ``"7♣"``.
+
+        Raises
+        ------
+        ParseError
+            If *text* is not a card; the message quotes it.
+        """
+        token = text.strip()
+        if len(token) < 2:
+            raise ParseError(f"not a card: {text!r}")
+        rank = _RANK_ALIASES.get(token[:-1].upper())
+        suit = _SUIT_ALIASES.get(token[-1].upper())
+        if rank is None or suit is None:
+            raise ParseError(f"not a card: {text!r}")
+        return _BY_INDEX[4 * (rank - 1) + suit]
+
+    @property
+    def symbol(self) -> str:
+        """The card with a suit symbol, e.g. ``"10♥"``."""
+        return ("10" if self.rank == 10 else RANK_NAMES[self.rank]) + self.suit.symbol
+
+    def __str__(self) -> str:
+        return RANK_NAMES[self.rank] + self.suit.letter
+
+    def __repr__(self) -> str:
+        return f"Card.from_text({str(self)!r})"
+
+
+_BY_INDEX: Final = tuple(Card(i // 4 + 1, Suit(i % 4)) for i in range(52))
+
+#: All 52 cards in index order.
+FULL_PACK: Final = _BY_INDEX
