@@ -20,10 +20,7 @@ from .cards import Card, Suit
 from .check import CheckResult, check
 from .errors import BakersDozenError, IllegalMoveError, ParseError
 from .model import FOUNDATION, Deal, Move
-try:  # TEMPORARY while solver.py is being written; made unconditional before release
-    from .solver import Solution, Verdict, solve
-except ImportError:  # pragma: no cover
-    pass
+from .solver import Solution, Verdict, solve
 
 try:
     __version__ = version("bakersdozen")
