@@ -309,6 +309,16 @@ cdef inline int count_below(const State* s, int col, int h, int limit) noexcept 
     return n
 
 
+cdef inline int importance(const State* s, int col, int h) noexcept nogil:
+    """Weight of the soon-needed cards among the lowest *h* of column *col*."""
+    cdef int i, n = 0, v
+    for i in range(h):
+        v = need(s, s.cols[col][i])
+        if v <= 4:
+            n += 16 >> v
+    return n
+
+
 cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed) noexcept nogil:
     """Moves the search tries, pruned soundly and best first.
 
@@ -346,8 +356,10 @@ cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed) noexcept n
             continue
         if HEUR == 0:
             sc = 8 * column_urgency(s, col, 1)
-        else:
+        elif HEUR == 1:
             sc = 16 * count_below(s, col, h - 1, need(s, c))
+        else:
+            sc = 4 * importance(s, col, h - 1)
         if need(s, s.cols[col][h - 2]) == 1:
             sc += 100
         while targets:
@@ -357,8 +369,10 @@ cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed) noexcept n
             out[n] = make_move(c, tgt)
             if HEUR == 0:
                 score[n] = sc - 8 * column_urgency(s, tgt, 0)
-            else:
+            elif HEUR == 1:
                 score[n] = sc - 16 * count_below(s, tgt, s.height[tgt], need(s, c))
+            else:
+                score[n] = sc - 4 * importance(s, tgt, s.height[tgt])
             if noise_seed:
                 x = noise_seed ^ (<uint64_t>out[n] * 0x9E3779B97F4A7C15ULL) ^ s.key
                 x = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ULL
@@ -1033,6 +1047,177 @@ cdef int search_loop(Search* S, uint64_t seed, uint64_t base_budget, double grow
         unwind(S)
 
 
+# ---------------------------------------------------------------------------
+# Shortening a winning line
+# ---------------------------------------------------------------------------
+
+cdef bint is_legal(const State* s, move_t m) noexcept nogil:
+    """Is *m* legal in *s* by RULES.md?"""
+    cdef int c = move_card(m), to = move_target(m), src
+    if c >= NCARDS or s.where[c] == NO_COLUMN:
+        return False
+    src = s.where[c]
+    if s.cols[src][s.height[src] - 1] != c:
+        return False
+    if to == TO_FOUNDATION:
+        return s.found[card_suit(c)] == card_rank(c) - 1
+    if to >= s.ncols or to == src or s.height[to] == 0:
+        return False
+    return card_rank(s.cols[to][s.height[to] - 1]) == card_rank(c) + 1
+
+
+cdef bint replay_wins(const State* root, const move_t* line, int n) noexcept nogil:
+    """Does *line* replay legally from *root* to a win?"""
+    cdef State s = root[0]
+    cdef int i
+    for i in range(n):
+        if not is_legal(&s, line[i]):
+            return False
+        make(&s, line[i])
+    return s.left == 0
+
+
+cdef int shortcut(const State* root, move_t* line, int n) noexcept nogil:
+    """Shortest line through the positions of *line* with one-move shortcuts.
+
+    Position p[i] (after i moves) links to every later p[j] that one legal
+    move reaches (p[i+1] among them); the shortest chain of links from p[0]
+    to p[n] replaces *line* in place.  Returns the new length, or -1 if out
+    of memory.
+    """
+    cdef State s = root[0]
+    cdef uint64_t* keys = <uint64_t*>malloc((n + 1) * 2 * sizeof(uint64_t))
+    cdef int* dist = <int*>malloc((n + 1) * sizeof(int))
+    cdef int* prev = <int*>malloc((n + 1) * sizeof(int))
+    cdef move_t* via = <move_t*>malloc((n + 1) * sizeof(move_t))
+    cdef move_t moves[MAXMOVES]
+    cdef int i, j, k, cnt, src, length
+    if keys == NULL or dist == NULL or prev == NULL or via == NULL:
+        free(keys); free(dist); free(prev); free(via)
+        return -1
+    for i in range(n + 1):
+        keys[2 * i] = s.key
+        keys[2 * i + 1] = s.check
+        dist[i] = 1 << 30
+        if i < n:
+            make(&s, line[i])
+    dist[0] = 0
+    s = root[0]
+    for i in range(n):
+        cnt = gen_legal(&s, moves)
+        for k in range(cnt):
+            src = make(&s, moves[k])
+            # the latest position of the line equal to this one
+            for j in range(n, i, -1):
+                if keys[2 * j] == s.key and keys[2 * j + 1] == s.check:
+                    if dist[i] + 1 < dist[j]:
+                        dist[j] = dist[i] + 1
+                        prev[j] = i
+                        via[j] = moves[k]
+                    break
+            unmake(&s, moves[k], src)
+        make(&s, line[i])
+    length = dist[n]
+    j = n
+    for k in range(length - 1, -1, -1):
+        line[k] = via[j]
+        j = prev[j]
+    free(keys); free(dist); free(prev); free(via)
+    return length
+
+
+cdef int merge_moves(const State* root, move_t* line, int n) noexcept nogil:
+    """Merge a card's two successive moves where the line still wins.
+
+    A to B and later B back to A: both go.  A to B and later B to C: one
+    move A to C at the later time.  Returns the new length.
+    """
+    cdef move_t* cand = <move_t*>malloc(n * sizeof(move_t)) if n > 0 else NULL
+    cdef uint8_t* src = <uint8_t*>malloc(n * sizeof(uint8_t)) if n > 0 else NULL
+    cdef State s
+    cdef int i, j, k, m, c
+    if n == 0 or cand == NULL or src == NULL:
+        free(cand); free(src)
+        return n
+    i = 0
+    while i < n:
+        # sources of the current line
+        s = root[0]
+        for k in range(n):
+            src[k] = s.where[move_card(line[k])]
+            make(&s, line[k])
+        c = move_card(line[i])
+        j = -1
+        for k in range(i + 1, n):
+            if move_card(line[k]) == c:
+                j = k
+                break
+        if j < 0 or move_target(line[i]) == TO_FOUNDATION:
+            i += 1
+            continue
+        m = 0
+        for k in range(n):
+            if k == i:
+                continue
+            if k == j:
+                if move_target(line[j]) == src[i]:
+                    continue            # moved back where it came from
+                cand[m] = line[j]       # same card, same target, from A now
+                m += 1
+                continue
+            cand[m] = line[k]
+            m += 1
+        if replay_wins(root, cand, m):
+            memcpy(line, cand, m * sizeof(move_t))
+            n = m
+        else:
+            i += 1
+    free(cand); free(src)
+    return n
+
+
+def shorten(columns, foundations, int ranks, list moves):
+    """Remove pointless moves from a winning line (see solver.simplify).
+
+    *moves* are ``(card, source, target)`` tuples as :func:`search` returns
+    them; the result is a winning line of the same form, no longer.
+    """
+    cdef State root
+    cdef int n = len(moves), i, before
+    cdef move_t* line
+    cdef list out = []
+    state_from_python(&root, columns, foundations, ranks)
+    line = <move_t*>malloc((n + 1) * sizeof(move_t))
+    if line == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            card, source, target = moves[i]
+            line[i] = make_move(card, TO_FOUNDATION if target < 0 else target)
+        if not replay_wins(&root, line, n):
+            raise ValueError("the line does not win")
+        with nogil:
+            while True:
+                before = n
+                i = shortcut(&root, line, n)
+                if i >= 0:
+                    n = i
+                n = merge_moves(&root, line, n)
+                if n >= before:
+                    break
+        for i in range(n):
+            out.append(move_to_tuple(&root, line[i]))
+            make(&root, line[i])
+        return out
+    finally:
+        free(line)
+
+
+cdef int _reraise() except -1:
+    """Propagate the exception already set (by PyErr_CheckSignals)."""
+    return -1
+
+
 def search(columns, foundations=(0, 0, 0, 0), int ranks=13, *, double time_limit=0.0,
            unsigned long long max_nodes=0, double memory_mb=512.0, unsigned long long seed=0,
            unsigned long long base_budget=4096, double growth=1.05):
@@ -1091,6 +1276,8 @@ def search(columns, foundations=(0, 0, 0, 0), int ranks=13, *, double time_limit
                 S.deadline = start + time_limit
             S.next_signal_check = start + 0.02
             st = search_loop(&S, seed, base_budget, growth)
+        if st == ST_INTERRUPTED:
+            _reraise()             # the KeyboardInterrupt that PyErr_CheckSignals set
         if st == ST_SOLVED:
             # replay the line from the root to report source columns
             moves = [(S.frames[sp].played, S.frames[sp].source) for sp in range(1, S.depth)]
