@@ -9,6 +9,8 @@ The public API (rules in RULES.md, formats in NOTATION.md):
 - :class:`Move` and :data:`FOUNDATION`: one move, ``"7C 1>2"``, ``"AS 3>F"``;
 - :func:`check`: an independent replay of a move list;
 - :func:`solve`, :class:`Solution`, :class:`Verdict`: the solver;
+- :func:`survey`, :class:`SurveyRecord`, :func:`summarize`, :class:`Summary`,
+  :func:`parse_deal_range`: many deals at once;
 - :class:`BakersDozenError`, :class:`ParseError`, :class:`IllegalMoveError`.
 """
 
@@ -21,6 +23,7 @@ from .check import CheckResult, check
 from .errors import BakersDozenError, IllegalMoveError, ParseError
 from .model import FOUNDATION, Deal, Move
 from .solver import Solution, Verdict, solve
+from .survey import Summary, SurveyRecord, parse_deal_range, summarize, survey
 
 try:
     __version__ = version("bakersdozen")
@@ -38,6 +41,11 @@ __all__ = [
     "solve",
     "Solution",
     "Verdict",
+    "survey",
+    "SurveyRecord",
+    "Summary",
+    "summarize",
+    "parse_deal_range",
     "BakersDozenError",
     "ParseError",
     "IllegalMoveError",

@@ -177,3 +177,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # pragma: no cover - e.g. `bakersdozen deal 1 | head -1`
         return EXIT_OK
     return status
+
+
+from . import survey as _survey  # noqa: E402,F401  registers "survey"
