@@ -12,13 +12,15 @@ running it that returns the exit status.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
 from .errors import BakersDozenError, ParseError
-from .model import Deal
+from .model import FOUNDATION, Deal
+from .solver import Solution, Verdict, solve
 
 __all__ = ["main", "command", "read_board", "EXIT_OK", "EXIT_BAD_INPUT"]
 
@@ -26,6 +28,7 @@ EXIT_OK = 0
 EXIT_UNSOLVABLE = 1
 EXIT_BAD_INPUT = 2
 EXIT_UNKNOWN = 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 KINGS_NOTE = "note: kings moved to the bottom (stable rule, RULES.md)"
 
@@ -129,8 +132,110 @@ def _show(args: argparse.Namespace) -> int:
 
 
 # -- solve ------------------------------------------------------------------
-# The engine engineer adds ``solve`` here with @command("solve", ...):
-# exit EXIT_OK solved, EXIT_UNSOLVABLE, EXIT_UNKNOWN, EXIT_BAD_INPUT.
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number, not {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer > 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {text!r}")
+    return value
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser, time_limit: float | None = 10.0) -> None:
+    """The search-limit options shared by solve, survey and bench."""
+    parser.add_argument(
+        "--time-limit", type=positive_float, default=time_limit, metavar="SECONDS",
+        help=f"wall-clock seconds per deal (default {time_limit})",
+    )
+    parser.add_argument(
+        "--max-nodes", type=positive_int, default=None, metavar="N",
+        help="positions the search may generate per deal (default: no limit)",
+    )
+    parser.add_argument(
+        "--memory-mb", type=positive_float, default=512.0, metavar="MB",
+        help="MiB for the transposition table per deal (default 512)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="move-order seed; 0 is the default order",
+    )
+
+
+def _solve_arguments(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("file", nargs="?", help="board text file, or - for standard input")
+    source.add_argument("--deal", type=int, metavar="N", help="PySol deal number N")
+    add_limit_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def solution_record(solution: Solution) -> dict[str, object]:
+    """The JSON form of a :class:`Solution` (columns 1..13, board-text order)."""
+    return {
+        "verdict": solution.verdict.value,
+        "moves": [
+            {
+                "card": str(move.card),
+                "source": move.source,
+                "target": "foundation" if move.target == FOUNDATION else move.target,
+            }
+            for move in solution.moves
+        ],
+        "nodes": solution.nodes,
+        "seconds": round(solution.seconds, 6),
+        "reason": solution.reason,
+    }
+
+
+_VERDICT_EXIT = {
+    Verdict.SOLVED: EXIT_OK,
+    Verdict.UNSOLVABLE: EXIT_UNSOLVABLE,
+    Verdict.UNKNOWN: EXIT_UNKNOWN,
+}
+
+
+@command("solve", "solve a board file or a PySol deal", _solve_arguments)
+def _solve(args: argparse.Namespace) -> int:
+    from .deals import pysol_deal
+
+    if args.deal is not None:
+        deal, kings_moved = pysol_deal(args.deal), False
+    else:
+        deal, kings_moved = read_board(args.file)
+    if kings_moved:
+        print(KINGS_NOTE, file=sys.stderr)
+    try:
+        solution = solve(
+            deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
+            memory_mb=args.memory_mb, seed=args.seed,
+        )
+    except ValueError as error:
+        raise BakersDozenError(str(error)) from None
+    if args.json:
+        print(json.dumps(solution_record(solution)))
+    else:
+        out = [f"verdict: {solution.verdict.value}"]
+        if solution.reason:
+            out[0] += f" ({solution.reason} reached)"
+        out += [f"{i:4d}. {move}" for i, move in enumerate(solution.moves, 1)]
+        out.append(f"nodes: {solution.nodes}")
+        out.append(f"seconds: {solution.seconds:.3f}")
+        print("\n".join(out))
+    return _VERDICT_EXIT[solution.verdict]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -176,6 +281,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # pragma: no cover - e.g. `bakersdozen deal 1 | head -1`
         return EXIT_OK
+    except KeyboardInterrupt:
+        print(f"bakersdozen {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return status
 
 
