@@ -288,3 +288,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 from . import survey as _survey  # noqa: E402,F401  registers "survey"
+from . import _bench_cli  # noqa: E402,F401  registers "bench" (bench.py)
