@@ -119,7 +119,8 @@ class SurveyRecord:
         For UNKNOWN, the limit that stopped the search (``"time_limit"``,
         ``"max_nodes"`` or ``"memory_mb"``); else None.
     seconds : float
-        Wall-clock seconds of the :func:`~bakersdozen.solve` call.
+        Wall-clock seconds of the :func:`~bakersdozen.solve` call, rounded
+        to 1 µs (so that a record survives a round trip through text).
     nodes : int
         Positions the search generated.
     length : int or None
@@ -504,7 +505,7 @@ def _solve_one(deal_id: str, deal: int | Deal, limits: _Limits) -> SurveyRecord:
         deal=deal_id,
         verdict=solution.verdict,
         reason=solution.reason,
-        seconds=solution.seconds,
+        seconds=round(solution.seconds, 6),
         nodes=solution.nodes,
         length=len(solution.moves) if solved else None,
         moves=moves,

@@ -1,0 +1,374 @@
+"""Surveys: deal ranges, records, output files, resume after a kill, summaries.
+
+Expected values come from outside the survey code: :func:`bakersdozen.solve`
+on the same deals, the standard library's ``json`` and ``csv`` readers, and
+the Wilson intervals published by Newcombe (1998).  Every winning line is
+replayed by :func:`bakersdozen.check`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+import bakersdozen
+from bakersdozen import Deal, ParseError, SurveyRecord, Verdict, check, solve
+from bakersdozen.cli import main
+from bakersdozen.survey import (
+    parse_deal_range,
+    read_records,
+    split_boards,
+    summarize,
+    wilson_interval,
+)
+
+#: Small enough for a table allocated per deal to be cheap in tests.
+MEMORY_MB = 64
+
+
+def _replay(deal: Deal, moves: object) -> None:
+    assert isinstance(moves, (list, tuple)) and moves
+    assert check(deal, [str(m) for m in moves]).won
+
+
+def _jsonl(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+# -- deal ranges ---------------------------------------------------------------
+
+
+def test_parse_deal_range() -> None:
+    assert parse_deal_range("1-5,9,20-22") == [1, 2, 3, 4, 5, 9, 20, 21, 22]
+    assert parse_deal_range("7") == [7]
+    assert parse_deal_range(" 30 - 32 , 1 ") == [30, 31, 32, 1]
+    assert parse_deal_range("1-3,2,3-4") == [1, 2, 3, 4]  # each deal once, first place kept
+    assert parse_deal_range(f"{2**64 - 1}") == [2**64 - 1]
+    assert bakersdozen.parse_deal_range is parse_deal_range
+
+
+@pytest.mark.parametrize(
+    ("text", "quoted"),
+    [
+        ("5-1", "'5-1'"),
+        ("a-3", "'a-3'"),
+        ("0", "'0'"),
+        ("", "''"),
+        ("  ", "'  '"),
+        ("1--3", "'1--3'"),
+        ("1,,3", "item 2"),
+        ("1-3,", "item 2"),
+        ("3-x", "'3-x'"),
+        ("1.5", "'1.5'"),
+        (str(2**64), f"'{2**64}'"),
+    ],
+)
+def test_bad_deal_range(text: str, quoted: str) -> None:
+    with pytest.raises(ParseError) as error:
+        parse_deal_range(text)
+    assert quoted in str(error.value)
+    assert isinstance(error.value, ValueError)
+
+
+def test_reversed_range_message() -> None:
+    with pytest.raises(ParseError, match=r"reversed range \(5 > 1\); write '1-5'"):
+        parse_deal_range("5-1")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["survey", "5-1"], "'5-1'"),
+        (["survey", "1--3"], "'1--3'"),
+        (["survey"], "give deal numbers"),
+        (["survey", "1-3", "--jobs", "0"], "--jobs"),
+        (["survey", "1-3", "--time-limit", "-1"], "--time-limit"),
+        (["survey", "1-3", "--output", "out.txt"], "suffix"),
+        (["survey", "--boards", "no/such/file.txt"], "no/such/file.txt"),
+        (["survey", "--summary", "no/such/file.jsonl"], "no/such/file.jsonl"),
+        (["survey", "--retry-unknown", "--output", "none.jsonl"], "no such survey"),
+        (["survey", "--retry-unknown"], "needs --output"),
+    ],
+)
+def test_cli_bad_input(
+    argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert not (tmp_path / "none.jsonl").exists()
+
+
+# -- records against solve() --------------------------------------------------
+
+
+def test_records_match_solve() -> None:
+    deals = [1, 2, 3, 5, 64]  # 64 is unsolvable
+    records = list(bakersdozen.survey(
+        deals, jobs=2, time_limit=60.0, memory_mb=MEMORY_MB, moves=True
+    ))
+    assert sorted(r.deal for r in records) == sorted(str(n) for n in deals)
+    for record in records:
+        deal = Deal.pysol(int(record.deal))
+        solution = solve(deal, time_limit=60.0, memory_mb=MEMORY_MB)
+        assert record.verdict is solution.verdict
+        assert record.nodes == solution.nodes
+        assert record.moves == tuple(str(m) for m in solution.moves)
+        assert record.reason is None
+        if solution.verdict is Verdict.SOLVED:
+            assert record.length == len(solution.moves)
+            _replay(deal, record.moves)
+        else:
+            assert record.length is None
+    verdicts = {r.deal: r.verdict for r in records}
+    assert verdicts["64"] is Verdict.UNSOLVABLE
+
+
+def test_api_inputs_in_process() -> None:
+    """jobs=1 solves in this process; Deals and (id, Deal) pairs are accepted."""
+    deal = Deal.pysol(4)
+    records = list(bakersdozen.survey(
+        [1, deal, ("mine", Deal.pysol(10))], jobs=1, max_nodes=100_000, memory_mb=MEMORY_MB
+    ))
+    assert [r.deal for r in records][::2] == ["1", "mine"]
+    assert records[1].deal.startswith("board-")
+    assert all(r.verdict is Verdict.SOLVED and r.moves is None for r in records)
+    assert records[1].nodes == solve(deal, max_nodes=100_000, memory_mb=MEMORY_MB).nodes
+    again = SurveyRecord.from_dict(json.loads(json.dumps(records[0].to_dict())))
+    assert again == records[0]
+
+
+def test_api_checks_arguments_at_the_call() -> None:
+    with pytest.raises(ValueError):
+        bakersdozen.survey([1], jobs=0)
+    with pytest.raises(ValueError):
+        bakersdozen.survey([1], time_limit=-1.0)
+    with pytest.raises(ValueError):
+        list(bakersdozen.survey([0], jobs=1))
+
+
+# -- output files ------------------------------------------------------------
+
+
+def test_jsonl_and_csv_are_standard(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    common = ["--jobs", "2", "--time-limit", "2", "--memory-mb", str(MEMORY_MB), "--moves"]
+    jsonl, table = tmp_path / "s.jsonl", tmp_path / "s.csv"
+    assert main(["survey", "1-6,64", "--output", str(jsonl), *common]) == 0
+    out = capsys.readouterr().out
+    assert "Wilson" in out and "deals: 7" in out
+    assert main(["survey", "1-6,64", "--output", str(table), *common]) == 0
+    lines = _jsonl(jsonl)
+    with open(table, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(lines) == len(rows) == 7
+    by_deal = {row["deal"]: row for row in rows}
+    for line in lines:
+        row = by_deal[str(line["deal"])]
+        assert row["verdict"] == line["verdict"]
+        assert int(row["nodes"]) == line["nodes"]
+        deal = Deal.pysol(int(str(line["deal"])))
+        if line["verdict"] == "solved":
+            assert int(row["length"]) == line["length"] == len(line["moves"])  # type: ignore[arg-type]
+            _replay(deal, line["moves"])
+            tokens = row["moves"].split()
+            _replay(deal, [f"{a} {b}" for a, b in zip(tokens[::2], tokens[1::2])])
+        else:
+            assert row["length"] == "" and line["length"] is None
+    assert by_deal["64"]["verdict"] == "unsolvable"
+    # Both formats read back to the same records (two runs: seconds differ;
+    # CSV writes no moves and an empty list of moves the same way).
+    def same(path: Path) -> list[SurveyRecord]:
+        return sorted((replace(r, seconds=0.0, moves=r.moves or None)
+                       for r in read_records(str(path))), key=lambda r: r.deal)
+
+    assert same(jsonl) == same(table)
+
+
+def test_stdout_is_jsonl(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["survey", "1,4", "--jobs", "1", "--memory-mb", str(MEMORY_MB)]) == 0
+    captured = capsys.readouterr()
+    records = [json.loads(line) for line in captured.out.splitlines()]
+    assert sorted(r["deal"] for r in records) == ["1", "4"]
+    assert "moves" not in records[0]
+    assert "deals: 2" in captured.err  # the summary goes to stderr
+
+
+# -- resume after a real kill ------------------------------------------------
+
+
+def test_resume_after_kill(tmp_path: Path) -> None:
+    out = tmp_path / "killed.jsonl"
+    argv = [sys.executable, "-m", "bakersdozen", "survey", "1-40", "--jobs", "2",
+            "--time-limit", "1", "--memory-mb", str(MEMORY_MB), "--output", str(out)]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    process = subprocess.Popen(argv, env=env, start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and process.poll() is None:
+        if out.exists() and out.read_bytes().count(b"\n") >= 3:
+            break
+        time.sleep(0.01)
+    os.killpg(process.pid, signal.SIGKILL)  # the survey and its workers
+    assert process.wait(10) == -signal.SIGKILL, "the survey ended before it could be killed"
+    written = out.read_bytes().count(b"\n")
+    assert 3 <= written < 40
+    with open(out, "ab") as handle:  # as if killed in the middle of a line
+        handle.write(b'{"deal":"7","verdict":"sol')
+
+    resumed = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "torn last line" in resumed.stderr
+    assert f"{written} deals already recorded" in resumed.stderr
+    lines = _jsonl(out)
+    counts = Counter(str(line["deal"]) for line in lines)
+    assert counts == Counter(str(n) for n in range(1, 41))  # each deal exactly once
+    assert "deals: 40" in resumed.stdout
+
+
+# -- retry of the unknowns ---------------------------------------------------
+
+
+def test_retry_unknown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "retry.csv"
+    base = ["--jobs", "2", "--memory-mb", str(MEMORY_MB), "--output", str(out), "--moves"]
+    assert main(["survey", "1-12", "--max-nodes", "2000", *base]) == 0
+    first = read_records(str(out))
+    unknown = {r.deal for r in first if r.verdict is Verdict.UNKNOWN}
+    assert unknown and all(r.reason == "max_nodes" for r in first if r.deal in unknown)
+    capsys.readouterr()
+
+    assert main(["survey", "--retry-unknown", "--max-nodes", "2000000", *base]) == 0
+    assert "unknown 0" in capsys.readouterr().out
+    records = read_records(str(out))
+    assert records[:12] == first  # appended, never rewritten
+    retried = records[12:]
+    assert sorted(r.deal for r in retried) == sorted(unknown)
+    for record in retried:
+        deal = Deal.pysol(int(record.deal))
+        solution = solve(deal, max_nodes=2_000_000, memory_mb=MEMORY_MB)
+        assert (record.verdict, record.nodes) == (solution.verdict, solution.nodes)
+        assert record.max_nodes == 2_000_000
+        _replay(deal, record.moves)
+    summary = summarize(records)  # the latest record of a deal wins
+    assert (summary.total, summary.solved, summary.unknown) == (12, 12, 0)
+
+    # Nothing left to retry: nothing is run, nothing is appended.
+    assert main(["survey", "--retry-unknown", "--max-nodes", "2000000", *base]) == 0
+    assert read_records(str(out)) == records
+
+
+# -- summaries ---------------------------------------------------------------
+
+
+def test_wilson_interval_published_values() -> None:
+    # Newcombe, Statistics in Medicine 17 (1998) 857-872, Table II, method 3.
+    for (successes, trials), expected in {
+        (81, 263): (0.2553, 0.3662),
+        (15, 148): (0.0624, 0.1605),
+        (0, 20): (0.0, 0.1611),
+        (1, 29): (0.0061, 0.1718),
+    }.items():
+        low, high = wilson_interval(successes, trials)
+        assert low == pytest.approx(expected[0], abs=5e-5)
+        assert high == pytest.approx(expected[1], abs=5e-5)
+
+
+def _record(deal: int, verdict: str, seconds: float, length: int | None) -> str:
+    return json.dumps({
+        "deal": str(deal), "verdict": verdict, "seconds": seconds, "nodes": 10,
+        "reason": "time_limit" if verdict == "unknown" else None, "length": length,
+    })
+
+
+def test_summary_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # 81 solved, 182 unsolvable, 3 unknown; deal 1 was unknown, then solved.
+    lines = [_record(1, "unknown", 10.0, None)]
+    lines += [_record(n, "solved", n / 100, 100 + n) for n in range(1, 82)]
+    lines += [_record(n, "unsolvable", 0.5, None) for n in range(82, 264)]
+    lines += [_record(n, "unknown", 10.0, None) for n in range(264, 267)]
+    path = tmp_path / "hand.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["survey", "--summary", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "deals: 266 (solved 81, unsolvable 182, unknown 3)" in out
+    # Wilson interval for 81/263, as published by Newcombe (1998): 0.2553-0.3662.
+    assert "30.80 %, 95 % CI 25.53 % to 36.62 %" in out
+    assert "Wilson score interval; Wilson 1927" in out
+    # Bounds: 81/266 and 84/266.
+    assert "between 30.45 % (every unknown unsolvable) and 31.58 % (every unknown solvable)" in out
+    # Nearest rank over 266 times, sorted: 0.01..0.49 (ranks 1-49), 0.5 x 183
+    # (50-232), 0.51..0.81 (233-263), 10.0 x 3 (264-266).  p50 = rank 133,
+    # p90 = rank ceil(239.4) = 240 = 0.58, p99 = rank ceil(263.34) = 264.
+    assert "p50 0.500  p90 0.580  p99 10.000  max 10.000" in out
+    # Lengths 101..181: p50 = 41st = 141, p90 = 73rd = 173, p99 = 81st = 181.
+    assert "p50 141  p90 173  p99 181  max 181" in out
+    assert "unknown (time_limit 3): 264, 265, 266" in out
+
+
+def test_summary_lists_few_unknowns() -> None:
+    records = [SurveyRecord(str(n), Verdict.UNKNOWN, "time_limit", 1.0, 1, None)
+               for n in range(100, 0, -1)]
+    text = summarize(records).format()
+    assert "unknown (time_limit 100): 1, 2, 3," in text
+    assert "... and 50 more" in text
+
+
+# -- boards files ------------------------------------------------------------
+
+
+def _mid_game_with_empty_column() -> Deal:
+    deal = Deal.pysol(1)
+    moves = solve(deal, memory_mb=MEMORY_MB).moves
+    for k in range(len(moves)):
+        position = check(deal, moves[:k]).position
+        if any(not column for column in position.columns):
+            return position
+    raise AssertionError("no empty column on the way")  # pragma: no cover
+
+
+def test_split_boards() -> None:
+    one, two = Deal.pysol(1).to_text(), Deal.pysol(2).to_text()
+    mid = _mid_game_with_empty_column()
+    blank = "\n".join("" if line == ":" else line for line in mid.to_text().splitlines()) + "\n"
+    assert "\n\n" in blank.strip("\n")  # the empty column is a blank line
+    text = f"\n{one}\n\n{blank}\n{two}\n"
+    boards = split_boards(text)
+    assert [Deal.from_text(b) for _, b in boards] == [Deal.pysol(1), mid, Deal.pysol(2)]
+    assert boards[0][0] == 2
+    dashed = split_boards(f"{one}---\n{two}\n---\n")
+    assert [Deal.from_text(b) for _, b in dashed] == [Deal.pysol(1), Deal.pysol(2)]
+    with pytest.raises(ParseError, match="more than 13 column lines"):
+        split_boards(one + two)
+
+
+def test_survey_boards_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    mid = _mid_game_with_empty_column()
+    Path("boards.txt").write_text(f"{Deal.pysol(3).to_text()}\n{mid.to_text()}\n")
+    argv = ["survey", "--boards", "boards.txt", "--jobs", "2", "--moves",
+            "--memory-mb", str(MEMORY_MB), "--output", "boards.jsonl"]
+    assert main(argv) == 0
+    lines = {str(line["deal"]): line for line in _jsonl(Path("boards.jsonl"))}
+    assert sorted(lines) == ["boards.txt:1", "boards.txt:2"]
+    for key, deal in (("boards.txt:1", Deal.pysol(3)), ("boards.txt:2", mid)):
+        assert lines[key]["nodes"] == solve(deal, memory_mb=MEMORY_MB).nodes
+        _replay(deal, lines[key]["moves"])
+    assert main(argv) == 0  # resumed: nothing to do
+    assert len(_jsonl(Path("boards.jsonl"))) == 2
+    capsys.readouterr()
+    Path("bad.txt").write_text(Deal.pysol(3).to_text().replace("4", "X", 1))
+    assert main(["survey", "--boards", "bad.txt"]) == 2
+    assert "bad.txt: board 1" in capsys.readouterr().err
