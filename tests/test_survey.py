@@ -25,6 +25,7 @@ import bakersdozen
 from bakersdozen import Deal, ParseError, SurveyRecord, Verdict, check, solve
 from bakersdozen.cli import main
 from bakersdozen.survey import (
+    RecordWriter,
     parse_deal_range,
     read_records,
     split_boards,
@@ -235,6 +236,18 @@ def test_resume_after_kill(tmp_path: Path) -> None:
     counts = Counter(str(line["deal"]) for line in lines)
     assert counts == Counter(str(n) for n in range(1, 41))  # each deal exactly once
     assert "deals: 40" in resumed.stdout
+    assert "deal/s" not in resumed.stderr and "%|" not in resumed.stderr  # no bar: not a terminal
+
+
+def test_one_survey_per_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "busy.jsonl"
+    writer = RecordWriter(str(out), "jsonl")  # another survey holds the file
+    try:
+        assert main(["survey", "1", "--jobs", "1", "--output", str(out)]) == 2
+        assert "another survey is writing to this file" in capsys.readouterr().err
+    finally:
+        writer.close()
+    assert out.read_text() == ""
 
 
 # -- retry of the unknowns ---------------------------------------------------

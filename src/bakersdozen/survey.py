@@ -59,6 +59,7 @@ import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import IO, Final, Union
 
@@ -97,6 +98,10 @@ CSV_FIELDS: Final = (
 )
 #: Output suffixes and the format each implies.
 SUFFIX_FORMATS: Final = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
+#: Exit status of ``bakersdozen survey`` when a worker process dies.
+EXIT_WORKER_DIED: Final = 1
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED: Final = 130
 #: Seconds between two ``fsync`` calls on the output file.
 FSYNC_INTERVAL: Final = 1.0
 
@@ -932,10 +937,14 @@ class RecordWriter:
     complete line, flushed at once and ``fsync``-ed at least every
     :data:`FSYNC_INTERVAL` seconds and on :meth:`close`.
 
+    The file is locked (``flock``, advisory) while open: a second survey
+    on the same file is refused rather than interleaved.
+
     Raises
     ------
     ParseError
-        If the file cannot be opened or a complete line is not a record.
+        If the file cannot be opened, is locked by another survey, or a
+        complete line is not a record.
     """
 
     def __init__(self, path: str, format: str) -> None:
@@ -947,6 +956,7 @@ class RecordWriter:
         except OSError as error:
             raise ParseError(f"{path}: cannot open for appending: {error}") from None
         try:
+            _lock(self._file, path)
             self._file.seek(0)
             data = self._file.read()
             end = data.rfind(b"\n") + 1
@@ -984,6 +994,18 @@ class RecordWriter:
             self._file.flush()
             os.fsync(self._file.fileno())
             self._file.close()
+
+
+def _lock(handle: IO[bytes], path: str) -> None:
+    """Take an advisory lock on the output, so two surveys never share it."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        return
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        raise ParseError(f"{path}: another survey is writing to this file") from None
 
 
 def _csv_line(fields: list[str]) -> str:
@@ -1041,9 +1063,11 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
         "Running the same command again on an existing --output resumes it: deals\n"
         "already recorded are skipped. --retry-unknown re-runs the deals whose latest\n"
         "record is unknown and appends new records; the last record of a deal wins.\n"
+        "The summary at the end covers the whole --output file (latest records).\n"
         "Boards files: boards separated by blank lines (13 column lines each) or by\n"
         "lines '---'; ids FILE:1, FILE:2, ...\n\n"
-        "exit status: 0 done, 2 bad input, 130 interrupted (rerun to resume)"
+        "exit status: 0 done, 1 a worker process died, 2 bad input,\n"
+        "130 interrupted (run the same command again to resume)"
     )
     parser.add_argument(
         "deals", nargs="?", metavar="DEALS",
@@ -1074,7 +1098,8 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--moves", action="store_true", help="include the winning moves")
     parser.add_argument(
         "--retry-unknown", action="store_true",
-        help="re-run only the deals whose latest record in --output is unknown",
+        help="re-run only the deals whose latest record in --output is unknown "
+        "(among DEALS or --boards if given), appending the new records",
     )
     parser.add_argument(
         "--summary", metavar="FILE", help="print the summary of a survey file and exit"
@@ -1153,7 +1178,14 @@ def _run(args: argparse.Namespace) -> int:
             "run the same command again to resume",
             file=sys.stderr,
         )
-        return 130
+        return EXIT_INTERRUPTED
+    except BrokenProcessPool as error:
+        print(
+            f"bakersdozen survey: error: a worker process died ({error}); out of memory? "
+            "try fewer --jobs or a smaller --memory-mb; run again to resume",
+            file=sys.stderr,
+        )
+        return EXIT_WORKER_DIED
     finally:
         if writer:
             writer.close()
