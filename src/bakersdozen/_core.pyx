@@ -11,7 +11,12 @@ overflow the C stack.  C-level failures are reported through status codes
 and turned into Python exceptions in exactly one place (``_raise_status``).
 """
 
-from cpython.exc cimport PyErr_CheckSignals
+from cpython.exc cimport PyErr_Fetch, PyErr_Restore
+from cpython.ref cimport PyObject
+
+cdef extern from "Python.h":
+    # declared without "except -1": the search handles the error itself
+    int check_signals "PyErr_CheckSignals"() noexcept
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -53,12 +58,14 @@ cdef extern from *:
     #define BD_ST_INTERRUPTED 4
     #define BD_ST_OUT_OF_MEMORY 5
     /* TT entry info: bit 63 on the current path, bit 62 proven dead,
-       bits 40-61 the low 22 bits of the bucket key, bits 0-39 DFS index */
+       bit 61 explored this round only up to a depth bound (cut),
+       bits 40-60 the low 21 bits of the bucket key, bits 0-39 DFS index */
     #define BD_ON_PATH 0x8000000000000000ULL
     #define BD_PROVEN 0x4000000000000000ULL
+    #define BD_CUT 0x2000000000000000ULL
     #define BD_KEYLO_SHIFT 40
-    #define BD_KEYLO_BITS 22
-    #define BD_KEYLO_MASK 0x3FFFFFULL
+    #define BD_KEYLO_BITS 21
+    #define BD_KEYLO_MASK 0x1FFFFFULL
     #define BD_INDEX_MASK 0xFFFFFFFFFFULL
     #define BD_BUCKET 4
     #define BD_PAIRS (52 * 53)
@@ -72,6 +79,7 @@ cdef extern from *:
     uint64_t ON_PATH "BD_ON_PATH"
     uint64_t INDEX_MASK "BD_INDEX_MASK"
     uint64_t PROVEN "BD_PROVEN"
+    uint64_t CUT "BD_CUT"
     int KEYLO_SHIFT "BD_KEYLO_SHIFT"
     int KEYLO_BITS "BD_KEYLO_BITS"
     uint64_t KEYLO_MASK "BD_KEYLO_MASK"
@@ -608,8 +616,8 @@ cdef class Position:
 # Open addressing in buckets of four 16-byte entries (one cache line).  The
 # table starts small and doubles (rehashing) while it is less than the
 # caller's memory budget; at the budget it stops growing and replaces
-# entries instead.  Each entry keeps the 64-bit check key and 22 bits of
-# the bucket key, so 86 bits of Zobrist key tell positions apart: with 10**8
+# entries instead.  Each entry keeps the 64-bit check key and 21 bits of
+# the bucket key, so 85 bits of Zobrist key tell positions apart: with 10**8
 # stored positions the chance that any two collide is below 10**-9.
 
 cdef struct Table:
@@ -742,6 +750,9 @@ cdef struct Search:
     TarjanRecord* tarjan # nodes whose strongly connected component is still open
     uint64_t tarjan_len
     uint64_t tarjan_cap
+    TarjanRecord* over   # nodes on the search path that found no room in the table
+    uint64_t over_len
+    uint64_t over_cap
     uint64_t next_index  # next DFS discovery index (never reused across rounds)
     uint64_t nodes       # positions generated so far, all rounds
     uint64_t max_nodes   # 0 = no limit
@@ -749,6 +760,9 @@ cdef struct Search:
     double next_signal_check
     int depth            # frames in use at the end (solution length + 1 when solved)
     uint64_t rounds
+    PyObject* exc_type   # the exception a signal handler raised (ST_INTERRUPTED)
+    PyObject* exc_value
+    PyObject* exc_tb
 
 
 cdef inline bint grow_frames(Search* S, uint64_t need) noexcept nogil:
@@ -853,10 +867,14 @@ cdef int expand(Search* S, int sp, uint64_t noise) noexcept nogil:
 cdef int enter(Search* S, int sp) noexcept nogil:
     """Register the current position as the new node of frame *sp*.
 
-    0 on success, -1 if the table cannot hold the search path (out of memory).
+    A node whose bucket is full of entries on the search path (possible
+    only when the table is at its budget and the path is long) is kept in
+    a side stack instead, so the path is always known.  0 on success, -1
+    if memory ran out.
     """
     cdef Frame* f = &S.frames[sp]
     cdef int i
+    cdef TarjanRecord* a
     if S.t.used * 4 > S.t.nbuckets * BUCKET * 3 and S.t.nbuckets < S.t.max_buckets:
         if table_grow(&S.t) == 0:
             for i in range(sp):
@@ -866,29 +884,66 @@ cdef int enter(Search* S, int sp) noexcept nogil:
     f.index = S.next_index
     S.next_index += 1
     f.low = f.index
+    f.cut = 0
     f.slot = table_insert(&S.t, f.key, f.check, f.index | ON_PATH)
-    while f.slot < 0:
-        # every entry of the bucket is on the current path: grow if the
-        # budget allows, else the table is too small to keep the path
-        if S.t.nbuckets >= S.t.max_buckets or table_grow(&S.t) != 0:
-            return -1
+    while f.slot < 0 and S.t.nbuckets < S.t.max_buckets and table_grow(&S.t) == 0:
         for i in range(sp):
             S.frames[i].slot = -1
         f.slot = table_insert(&S.t, f.key, f.check, f.index | ON_PATH)
+    if f.slot < 0:
+        if S.over_len == S.over_cap:
+            a = <TarjanRecord*>realloc(S.over, 2 * S.over_cap * sizeof(TarjanRecord))
+            if a == NULL:
+                return -1
+            S.over = a
+            S.over_cap *= 2
+        S.over[S.over_len].key = f.key
+        S.over[S.over_len].check = f.check
+        S.over[S.over_len].index = f.index
+        S.over_len += 1
     tarjan_push(S, f.key, f.check, f.index)
     return 0
 
 
-cdef int run_round(Search* S, uint64_t budget, uint64_t noise) noexcept nogil:
-    """One complete depth-first search from the root with a node *budget*.
+cdef inline void leave(Search* S, Frame* f) noexcept nogil:
+    """Take the node of frame *f* off the search path (its entry stays)."""
+    cdef Entry* e = frame_entry(S, f)
+    if e != NULL:
+        e.info &= ~ON_PATH
+        if f.cut:
+            e.info |= CUT
+    elif S.over_len > 0 and S.over[S.over_len - 1].index == f.index:
+        S.over_len -= 1
+
+
+cdef inline int64_t path_overflow_index(const Search* S) noexcept nogil:
+    """DFS index of the current position if it is on the path's side stack, else -1."""
+    cdef uint64_t i
+    for i in range(S.over_len):
+        if S.over[i].check == S.s.check and S.over[i].key == S.s.key:
+            return <int64_t>S.over[i].index
+    return -1
+
+
+cdef inline void tarjan_discard(Search* S, uint64_t root_index) noexcept nogil:
+    """The component rooted at *root_index* is finished but was cut: forget it."""
+    while S.tarjan_len > 0 and S.tarjan[S.tarjan_len - 1].index >= root_index:
+        S.tarjan_len -= 1
+
+
+cdef int run_round(Search* S, uint64_t budget, int max_depth, uint64_t noise) noexcept nogil:
+    """One depth-first search from the root with a node quota and a depth bound.
 
     Returns ST_SOLVED (frames 1..S.depth-1 hold the winning line),
-    ST_UNSOLVABLE (the search finished: every reachable position was
-    explored), -1 when the round's budget is spent, or the limit that
-    stopped it.  A finished search is exhaustive: a position is skipped only
-    if it is proven dead, or already visited in this round (on the current
-    path, or inside a component still being explored, which the Tarjan
-    low-link then keeps open until its root is finished).
+    ST_UNSOLVABLE (the search finished without meeting the depth bound:
+    every reachable position was explored), -1 when the round ended
+    undecided (quota spent, or the depth bound cut some line), or the limit
+    that stopped it.  A position is skipped only if it is proven dead, or
+    already visited in this round (on the current path, or inside a
+    component still being explored, which the Tarjan low-link then keeps
+    open until its root is finished).  A node whose exploration met the
+    depth bound, directly or through a position it skipped, is *cut*: it
+    and its component are never marked proven.
     """
     cdef int sp = 0
     cdef Frame* f
@@ -897,12 +952,12 @@ cdef int run_round(Search* S, uint64_t budget, uint64_t noise) noexcept nogil:
     cdef int64_t slot
     cdef uint64_t round_start_nodes = S.nodes
     cdef uint64_t info, idx
-    cdef Entry* e
     cdef double t
     cdef int src
 
     S.t.base = S.next_index
     S.tarjan_len = 0
+    S.over_len = 0
     S.depth = 0
     f = &S.frames[0]
     f.first = 0
@@ -923,6 +978,10 @@ cdef int run_round(Search* S, uint64_t budget, uint64_t noise) noexcept nogil:
     while sp >= 0:
         f = &S.frames[sp]
         if f.next < f.count:
+            if sp + 1 >= max_depth:
+                f.cut = 1                 # the depth bound: do not descend
+                f.next = f.count
+                continue
             m = S.moves[f.first + f.next]
             f.next += 1
             if S.max_nodes and S.nodes >= S.max_nodes:
@@ -936,7 +995,10 @@ cdef int run_round(Search* S, uint64_t budget, uint64_t noise) noexcept nogil:
                 if t >= S.next_signal_check:
                     S.next_signal_check = t + 0.05
                     with gil:
-                        if PyErr_CheckSignals() != 0:
+                        if check_signals() != 0:
+                            # keep the exception (KeyboardInterrupt) for
+                            # search() to raise: this function cannot
+                            PyErr_Fetch(&S.exc_type, &S.exc_value, &S.exc_tb)
                             return ST_INTERRUPTED
             S.nodes += 1
             src = make(&S.s, m)
@@ -957,8 +1019,17 @@ cdef int run_round(Search* S, uint64_t budget, uint64_t noise) noexcept nogil:
                     idx = info & INDEX_MASK
                     if idx < f.low:
                         f.low = idx
+                    if info & CUT:
+                        f.cut = 1
                 unmake(&S.s, m, src)
                 continue
+            if S.over_len > 0:
+                slot = path_overflow_index(S)
+                if slot >= 0:
+                    if <uint64_t>slot < f.low:
+                        f.low = <uint64_t>slot
+                    unmake(&S.s, m, src)
+                    continue
             if not grow_frames(S, sp + 2):
                 unmake(&S.s, m, src)
                 return ST_OUT_OF_MEMORY
@@ -973,20 +1044,25 @@ cdef int run_round(Search* S, uint64_t budget, uint64_t noise) noexcept nogil:
                 return ST_OUT_OF_MEMORY
         else:
             # every move of this node explored: dead, given its component
-            e = frame_entry(S, f)
-            if e != NULL:
-                e.info &= ~ON_PATH
+            leave(S, f)
             if f.low == f.index:
-                tarjan_close(S, f.index)
+                if f.cut:
+                    tarjan_discard(S, f.index)
+                else:
+                    tarjan_close(S, f.index)
             if sp == 0:
                 break
             g = &S.frames[sp - 1]
             if f.low < g.low:
                 g.low = f.low
+            if f.cut:
+                g.cut = 1
             unmake(&S.s, f.played, f.source)
             sp -= 1
             S.depth = sp + 1
     S.depth = 0
+    if S.frames[0].cut:
+        return -1
     return ST_UNSOLVABLE
 
 
@@ -1003,6 +1079,7 @@ cdef void unwind(Search* S) noexcept nogil:
         if sp > 0:
             unmake(&S.s, f.played, f.source)
     S.depth = 0
+    S.over_len = 0
 
 
 cdef inline uint64_t luby(uint64_t i) noexcept nogil:
@@ -1017,31 +1094,42 @@ cdef inline uint64_t luby(uint64_t i) noexcept nogil:
         k += 1
 
 
-cdef int search_loop(Search* S, uint64_t seed, uint64_t base_budget, double growth) noexcept nogil:
-    """Iterative deepening on the node quota: restart rounds until one decides.
+cdef int search_loop(Search* S, uint64_t seed, uint64_t base_budget, double growth,
+                     int depth0, int depth_step) noexcept nogil:
+    """Iterative deepening: restart rounds until one decides.
 
     Round k (k = 1, 2, ...) gets a quota of base_budget * luby(k) * growth**k
-    nodes and its own move-order tie-break (round 1 uses the plain order,
+    nodes, a depth bound of depth0 + depth_step * k moves (none if depth0
+    is 0), and its own move-order tie-break (round 1 uses the plain order,
     later rounds a seeded noise).  The transposition table survives between
     rounds; what a round proved dead stays proven, so each round starts
     where the earlier ones left off.  A round that finishes within its quota
-    is exhaustive and decides the deal.
+    without meeting its depth bound is exhaustive and decides the deal.
     """
     cdef uint64_t k = 0, budget, noise
     cdef double scale = 1.0
-    cdef int st
+    cdef int st, max_depth
     cdef uint64_t x
+    cdef double quota
     while True:
         k += 1
         S.rounds = k
-        scale *= growth
-        budget = <uint64_t>(base_budget * luby(k) * scale)
+        if scale < 1e12:
+            scale *= growth
+        quota = base_budget * luby(k) * scale
+        budget = <uint64_t>quota if quota < 4e18 else <uint64_t>4e18
+        if budget < 1:
+            budget = 1
+        if depth0 > 0 and depth0 + depth_step * k < 1000000:
+            max_depth = <int>(depth0 + depth_step * k)
+        else:
+            max_depth = 1 << 30
         if k == 1:
             noise = seed
         else:
             x = seed ^ (k * 0xD1B54A32D192ED03ULL)
             noise = splitmix64(&x) | 1
-        st = run_round(S, budget, noise)
+        st = run_round(S, budget, max_depth, noise)
         if st >= 0:
             return st
         unwind(S)
@@ -1220,7 +1308,8 @@ cdef int _reraise() except -1:
 
 def search(columns, foundations=(0, 0, 0, 0), int ranks=13, *, double time_limit=0.0,
            unsigned long long max_nodes=0, double memory_mb=512.0, unsigned long long seed=0,
-           unsigned long long base_budget=4096, double growth=1.05):
+           unsigned long long base_budget=4096, double growth=1.05, int depth0=0,
+           int depth_step=0):
     """Decide a position.  Releases the GIL while it searches.
 
     Parameters
@@ -1262,12 +1351,15 @@ def search(columns, foundations=(0, 0, 0, 0), int ranks=13, *, double time_limit
     S.frames_cap = 1024
     S.moves_cap = 1024 * MAXMOVES
     S.tarjan_cap = 4096
+    S.over_cap = 64
     S.next_index = 1
     S.frames = <Frame*>malloc(S.frames_cap * sizeof(Frame))
     S.moves = <move_t*>malloc(S.moves_cap * sizeof(move_t))
     S.tarjan = <TarjanRecord*>malloc(S.tarjan_cap * sizeof(TarjanRecord))
-    if S.frames == NULL or S.moves == NULL or S.tarjan == NULL or table_init(&S.t, bytes) != 0:
-        free(S.frames); free(S.moves); free(S.tarjan); free(S.t.entries)
+    S.over = <TarjanRecord*>malloc(S.over_cap * sizeof(TarjanRecord))
+    if S.frames == NULL or S.moves == NULL or S.tarjan == NULL or S.over == NULL \
+            or table_init(&S.t, bytes) != 0:
+        free(S.frames); free(S.moves); free(S.tarjan); free(S.over); free(S.t.entries)
         raise MemoryError(f"cannot allocate {memory_mb} MB for the transposition table")
     try:
         with nogil:
@@ -1275,9 +1367,12 @@ def search(columns, foundations=(0, 0, 0, 0), int ranks=13, *, double time_limit
             if time_limit > 0:
                 S.deadline = start + time_limit
             S.next_signal_check = start + 0.02
-            st = search_loop(&S, seed, base_budget, growth)
+            st = search_loop(&S, seed, base_budget, growth, depth0, depth_step)
         if st == ST_INTERRUPTED:
-            _reraise()             # the KeyboardInterrupt that PyErr_CheckSignals set
+            # the exception (KeyboardInterrupt) that a signal handler raised
+            PyErr_Restore(S.exc_type, S.exc_value, S.exc_tb)
+            S.exc_type = S.exc_value = S.exc_tb = NULL
+            _reraise()
         if st == ST_SOLVED:
             # replay the line from the root to report source columns
             moves = [(S.frames[sp].played, S.frames[sp].source) for sp in range(1, S.depth)]
@@ -1288,4 +1383,4 @@ def search(columns, foundations=(0, 0, 0, 0), int ranks=13, *, double time_limit
                 make(&S.s, m)
         return (st, out, S.nodes, S.rounds, S.t.used)
     finally:
-        free(S.frames); free(S.moves); free(S.tarjan); free(S.t.entries)
+        free(S.frames); free(S.moves); free(S.tarjan); free(S.over); free(S.t.entries)

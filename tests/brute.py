@@ -1,0 +1,70 @@
+"""An exhaustive pure-Python search, the second witness for engine verdicts.
+
+It knows the rules of RULES.md only (every legal move, no pruning, no
+heuristics, no shared code with the engine or the checker) and visits
+every position reachable from a deal, identified exactly (no hashing
+tricks).  It is slow, so it is used on reduced packs (ranks 1..R of four
+suits, R from 3), where it decides any deal in well under a second.
+"""
+
+from __future__ import annotations
+
+from bakersdozen import Deal
+
+Position = tuple[tuple[tuple[int, ...], ...], tuple[int, int, int, int]]
+
+
+def _start(deal: Deal) -> Position:
+    columns = tuple(tuple((c.rank, int(c.suit)) for c in col) for col in deal.columns)
+    return columns, deal.foundations  # type: ignore[return-value]
+
+
+def _successors(position: Position) -> list[Position]:
+    columns, found = position
+    out = []
+    for i, col in enumerate(columns):
+        if not col:
+            continue
+        rank, suit = col[-1]
+        if found[suit] == rank - 1:
+            nf = list(found)
+            nf[suit] = rank
+            nc = list(columns)
+            nc[i] = col[:-1]
+            out.append((tuple(nc), tuple(nf)))
+        for j, other in enumerate(columns):
+            if j != i and other and other[-1][0] == rank + 1:
+                nc = list(columns)
+                nc[i] = col[:-1]
+                nc[j] = other + (col[-1],)
+                out.append((tuple(nc), found))
+    return out  # type: ignore[return-value]
+
+
+def brute_force_solvable(deal: Deal) -> bool:
+    """True iff some sequence of legal moves from *deal* wins (exhaustive)."""
+    start = _start(deal)
+    seen = {start}
+    stack = [start]
+    while stack:
+        position = stack.pop()
+        if not any(position[0]):
+            return True
+        for nxt in _successors(position):
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return False
+
+
+def reachable_count(deal: Deal) -> int:
+    """Number of distinct positions reachable from *deal* (itself included)."""
+    start = _start(deal)
+    seen = {start}
+    stack = [start]
+    while stack:
+        for nxt in _successors(stack.pop()):
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return len(seen)
