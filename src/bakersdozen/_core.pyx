@@ -299,13 +299,15 @@ cdef inline int column_urgency(const State* s, int col, int skip_top) noexcept n
     return 14 - best
 
 
-cdef int HEUR = 1
+cdef int HEUR = 3
 cdef int NOISE = 63
+cdef int DEADCHECK = 1
 
-def _set_params(int heur, int noise):
-    global HEUR, NOISE
+def _set_params(int heur, int noise, int deadcheck=0):
+    global HEUR, NOISE, DEADCHECK
     HEUR = heur
     NOISE = noise
+    DEADCHECK = deadcheck
 
 
 cdef inline int count_below(const State* s, int col, int h, int limit) noexcept nogil:
@@ -327,7 +329,33 @@ cdef inline int importance(const State* s, int col, int h) noexcept nogil:
     return n
 
 
-cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed) noexcept nogil:
+cdef bint is_dead(const State* s) noexcept nogil:
+    """Is the position provably lost by a same-suit block?
+
+    A card y that can only ever leave its column by going home (every card
+    one rank higher is home or beneath y in y's column, so none can ever be
+    exposed while y is) and that lies above a lower card x of its own suit
+    can never move: x must go home before y, and y must leave before x can.
+    """
+    cdef int col, i, c, r, suit
+    cdef uint64_t below
+    cdef int lowest[4]
+    for col in range(s.ncols):
+        below = 0
+        lowest[0] = lowest[1] = lowest[2] = lowest[3] = 99
+        for i in range(s.height[col]):
+            c = s.cols[col][i]
+            r = card_rank(c)
+            suit = card_suit(c)
+            if lowest[suit] < r and (RANK_MASK[r + 1] & ~s.home & ~below) == 0:
+                return True
+            if r < lowest[suit]:
+                lowest[suit] = r
+            below |= bit(c)
+    return False
+
+
+cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed, int heur) noexcept nogil:
     """Moves the search tries, pruned soundly and best first.
 
     Pruning (each rule is sound: it never removes every winning line):
@@ -344,6 +372,8 @@ cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed) noexcept n
     cdef int score[MAXMOVES]
     cdef int sc
     cdef move_t mv
+    if DEADCHECK and is_dead(s):
+        return 0
     for col in range(s.ncols):
         h = s.height[col]
         if h == 0:
@@ -362,9 +392,9 @@ cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed) noexcept n
         targets = s.tops & RANK_MASK[r + 1]
         if not targets:
             continue
-        if HEUR == 0:
+        if heur == 0:
             sc = 8 * column_urgency(s, col, 1)
-        elif HEUR == 1:
+        elif heur == 1:
             sc = 16 * count_below(s, col, h - 1, need(s, c))
         else:
             sc = 4 * importance(s, col, h - 1)
@@ -375,9 +405,9 @@ cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed) noexcept n
             targets &= targets - 1
             tgt = s.where[b]
             out[n] = make_move(c, tgt)
-            if HEUR == 0:
+            if heur == 0:
                 score[n] = sc - 8 * column_urgency(s, tgt, 0)
-            elif HEUR == 1:
+            elif heur == 1:
                 score[n] = sc - 16 * count_below(s, tgt, s.height[tgt], need(s, c))
             else:
                 score[n] = sc - 4 * importance(s, tgt, s.height[tgt])
@@ -518,7 +548,7 @@ cdef class Position:
     def search_moves(self):
         """The moves the search would try here, pruned and ordered (see gen_search)."""
         cdef move_t moves[MAXMOVES]
-        cdef int n = gen_search(&self.s, moves, 0)
+        cdef int n = gen_search(&self.s, moves, 0, HEUR)
         return [move_to_tuple(&self.s, moves[i]) for i in range(n)]
 
     cdef move_t _find(self, object move) except? 0xFFFF:
@@ -760,6 +790,7 @@ cdef struct Search:
     double next_signal_check
     int depth            # frames in use at the end (solution length + 1 when solved)
     uint64_t rounds
+    int timed_out        # the deadline passed inside a long bookkeeping loop
     PyObject* exc_type   # the exception a signal handler raised (ST_INTERRUPTED)
     PyObject* exc_value
     PyObject* exc_tb
@@ -842,10 +873,15 @@ cdef inline void tarjan_close(Search* S, uint64_t root_index) noexcept nogil:
     cdef Entry* e
     cdef TarjanRecord* r
     cdef int64_t slot
+    cdef uint64_t popped = 0
     while S.tarjan_len > 0:
         r = &S.tarjan[S.tarjan_len - 1]
         if r.index < root_index:
             break
+        popped += 1
+        if (popped & 0xFFFF) == 0 and S.deadline > 0 and now_seconds() >= S.deadline:
+            S.timed_out = 1       # a huge component: stop marking, the search ends
+            return
         slot = table_find(&S.t, r.key, r.check)
         if slot >= 0:
             e = &S.t.entries[slot]
@@ -854,12 +890,12 @@ cdef inline void tarjan_close(Search* S, uint64_t root_index) noexcept nogil:
         S.tarjan_len -= 1
 
 
-cdef int expand(Search* S, int sp, uint64_t noise) noexcept nogil:
+cdef int expand(Search* S, int sp, uint64_t noise, int heur) noexcept nogil:
     """Generate the moves of the node at stack level *sp*. 0 ok, -1 out of memory."""
     cdef Frame* f = &S.frames[sp]
     if not grow_moves(S, f.first + MAXMOVES):
         return -1
-    f.count = gen_search(&S.s, S.moves + f.first, noise)
+    f.count = gen_search(&S.s, S.moves + f.first, noise, heur)
     f.next = 0
     return 0
 
@@ -875,7 +911,8 @@ cdef int enter(Search* S, int sp) noexcept nogil:
     cdef Frame* f = &S.frames[sp]
     cdef int i
     cdef TarjanRecord* a
-    if S.t.used * 4 > S.t.nbuckets * BUCKET * 3 and S.t.nbuckets < S.t.max_buckets:
+    if S.t.used * 4 > S.t.nbuckets * BUCKET * 3 and S.t.nbuckets < S.t.max_buckets \
+            and not (S.deadline > 0 and S.t.nbuckets >= 65536 and now_seconds() >= S.deadline):
         if table_grow(&S.t) == 0:
             for i in range(sp):
                 S.frames[i].slot = -1     # slots moved; frame_entry finds them again
@@ -931,7 +968,7 @@ cdef inline void tarjan_discard(Search* S, uint64_t root_index) noexcept nogil:
         S.tarjan_len -= 1
 
 
-cdef int run_round(Search* S, uint64_t budget, int max_depth, uint64_t noise) noexcept nogil:
+cdef int run_round(Search* S, uint64_t budget, int max_depth, uint64_t noise, int heur) noexcept nogil:
     """One depth-first search from the root with a node quota and a depth bound.
 
     Returns ST_SOLVED (frames 1..S.depth-1 hold the winning line),
@@ -972,7 +1009,7 @@ cdef int run_round(Search* S, uint64_t budget, int max_depth, uint64_t noise) no
     if enter(S, 0) < 0:
         return ST_OUT_OF_MEMORY
     S.depth = 1
-    if expand(S, 0, noise) < 0:
+    if expand(S, 0, noise, heur) < 0:
         return ST_OUT_OF_MEMORY
 
     while sp >= 0:
@@ -1040,7 +1077,7 @@ cdef int run_round(Search* S, uint64_t budget, int max_depth, uint64_t noise) no
             g.played = m
             g.source = src
             S.depth = sp + 1
-            if enter(S, sp) < 0 or expand(S, sp, noise) < 0:
+            if enter(S, sp) < 0 or expand(S, sp, noise, heur) < 0:
                 return ST_OUT_OF_MEMORY
         else:
             # every move of this node explored: dead, given its component
@@ -1050,6 +1087,8 @@ cdef int run_round(Search* S, uint64_t budget, int max_depth, uint64_t noise) no
                     tarjan_discard(S, f.index)
                 else:
                     tarjan_close(S, f.index)
+                    if S.timed_out:
+                        return ST_TIME_LIMIT
             if sp == 0:
                 break
             g = &S.frames[sp - 1]
@@ -1108,7 +1147,7 @@ cdef int search_loop(Search* S, uint64_t seed, uint64_t base_budget, double grow
     """
     cdef uint64_t k = 0, budget, noise
     cdef double scale = 1.0
-    cdef int st, max_depth
+    cdef int st, max_depth, heur
     cdef uint64_t x
     cdef double quota
     while True:
@@ -1129,7 +1168,11 @@ cdef int search_loop(Search* S, uint64_t seed, uint64_t base_budget, double grow
         else:
             x = seed ^ (k * 0xD1B54A32D192ED03ULL)
             noise = splitmix64(&x) | 1
-        st = run_round(S, budget, max_depth, noise)
+        if HEUR < 3:
+            heur = HEUR
+        else:
+            heur = 1 + <int>((k - 1) % 2)
+        st = run_round(S, budget, max_depth, noise, heur)
         if st >= 0:
             return st
         unwind(S)
@@ -1308,7 +1351,7 @@ cdef int _reraise() except -1:
 
 def search(columns, foundations=(0, 0, 0, 0), int ranks=13, *, double time_limit=0.0,
            unsigned long long max_nodes=0, double memory_mb=512.0, unsigned long long seed=0,
-           unsigned long long base_budget=4096, double growth=1.05, int depth0=0,
+           unsigned long long base_budget=256, double growth=1.05, int depth0=0,
            int depth_step=0):
     """Decide a position.  Releases the GIL while it searches.
 
