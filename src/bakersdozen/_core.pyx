@@ -39,9 +39,15 @@ cdef extern from *:
     static inline int bd_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int bd_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     #endif
+    #if defined(__GNUC__)
+    #define bd_prefetch(p) __builtin_prefetch(p)
+    #else
+    #define bd_prefetch(p) ((void)0)
+    #endif
     """
     int bd_ctz(unsigned long long x) nogil
     int bd_popcount(unsigned long long x) nogil
+    void bd_prefetch(const void* p) nogil
 
 
 # ---------------------------------------------------------------------------
@@ -329,33 +335,68 @@ cdef inline int importance(const State* s, int col, int h) noexcept nogil:
     return n
 
 
-cdef bint is_dead(const State* s) noexcept nogil:
-    """Is the position provably lost by a same-suit block?
+cdef inline bint blocked(const State* s, int col, int height) noexcept nogil:
+    """Is the card at *height* of column *col* stuck above a lower card of its suit?
 
     A card y that can only ever leave its column by going home (every card
     one rank higher is home or beneath y in y's column, so none can ever be
     exposed while y is) and that lies above a lower card x of its own suit
     can never move: x must go home before y, and y must leave before x can.
+    The position is then lost.  Once true, this stays true in every later
+    position (y cannot move, and home cards never return), so checking the
+    card a move affects is enough.
     """
-    cdef int col, i, c, r, suit
-    cdef uint64_t below
-    cdef int lowest[4]
+    cdef int c = s.cols[col][height]
+    cdef int r = card_rank(c), suit = card_suit(c), i, x
+    cdef uint64_t below = 0
+    cdef bint lower = False
+    for i in range(height):
+        x = s.cols[col][i]
+        below |= bit(x)
+        if card_suit(x) == suit and card_rank(x) < r:
+            lower = True
+    return lower and (RANK_MASK[r + 1] & ~s.home & ~below) == 0
+
+
+cdef bint is_dead(const State* s) noexcept nogil:
+    """Is the position lost by a block (:func:`blocked`) anywhere?"""
+    cdef int col, i
     for col in range(s.ncols):
-        below = 0
-        lowest[0] = lowest[1] = lowest[2] = lowest[3] = 99
-        for i in range(s.height[col]):
-            c = s.cols[col][i]
-            r = card_rank(c)
-            suit = card_suit(c)
-            if lowest[suit] < r and (RANK_MASK[r + 1] & ~s.home & ~below) == 0:
+        for i in range(1, s.height[col]):
+            if blocked(s, col, i):
                 return True
-            if r < lowest[suit]:
-                lowest[suit] = r
-            below |= bit(c)
     return False
 
 
-cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed, int heur) noexcept nogil:
+cdef bint dead_after(const State* s, move_t last) noexcept nogil:
+    """Did move *last*, just played, create a block (:func:`blocked`)?
+
+    Blocks arise only where a card lands on a column (it may now sit above a
+    lower card of its suit) or where a card goes home (the cards one rank
+    lower lose a possible support).
+    """
+    cdef int c = move_card(last), to = move_target(last), r, y, col, i
+    cdef uint64_t ys
+    if to != TO_FOUNDATION:
+        return blocked(s, to, s.height[to] - 1)
+    r = card_rank(c)
+    if r < 2:
+        return False
+    ys = RANK_MASK[r - 1] & ~s.home & s.all_home
+    while ys:
+        y = bd_ctz(ys)
+        ys &= ys - 1
+        col = s.where[y]
+        for i in range(1, s.height[col]):
+            if s.cols[col][i] == y:
+                if blocked(s, col, i):
+                    return True
+                break
+    return False
+
+
+cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed, int heur,
+                    int last) noexcept nogil:
     """Moves the search tries, pruned soundly and best first.
 
     Pruning (each rule is sound: it never removes every winning line):
@@ -363,8 +404,12 @@ cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed, int heur) 
     2. A column's only card never moves onto another column: that uncovers
        nothing, and an emptied column can never be used again (RULES.md),
        so the position after it is no better than before.
-    Ordering: foundation moves first, then column moves by a score that
-    favours uncovering urgently needed cards and avoids burying them;
+    3. A lost position (:func:`blocked`) gets no moves.  *last* is the move
+       that led here (-1 at the root, where every card is checked).
+    Ordering: foundation moves first, then column moves by a score (*heur*
+    1: inversions of foundation order removed from the source column minus
+    those added to the target; 2: weight of soon-needed cards uncovered
+    minus those buried) plus 100 for uncovering a playable card;
     *noise_seed* != 0 adds a deterministic random tie-break.
     """
     cdef int n = 0, col, c, r, b, h, i, j, tgt
@@ -372,7 +417,7 @@ cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed, int heur) 
     cdef int score[MAXMOVES]
     cdef int sc
     cdef move_t mv
-    if DEADCHECK and is_dead(s):
+    if DEADCHECK and (dead_after(s, <move_t>last) if last >= 0 else is_dead(s)):
         return 0
     for col in range(s.ncols):
         h = s.height[col]
@@ -548,7 +593,7 @@ cdef class Position:
     def search_moves(self):
         """The moves the search would try here, pruned and ordered (see gen_search)."""
         cdef move_t moves[MAXMOVES]
-        cdef int n = gen_search(&self.s, moves, 0, HEUR)
+        cdef int n = gen_search(&self.s, moves, 0, HEUR, -1)
         return [move_to_tuple(&self.s, moves[i]) for i in range(n)]
 
     cdef move_t _find(self, object move) except? 0xFFFF:
@@ -891,12 +936,35 @@ cdef inline void tarjan_close(Search* S, uint64_t root_index) noexcept nogil:
 
 
 cdef int expand(Search* S, int sp, uint64_t noise, int heur) noexcept nogil:
-    """Generate the moves of the node at stack level *sp*. 0 ok, -1 out of memory."""
+    """Generate the moves of the node at stack level *sp*. 0 ok, -1 out of memory.
+
+    The table buckets of the children are prefetched: their keys follow
+    from the parent's by two or three XORs, and the lookups that come later
+    then find their cache lines loaded.
+    """
     cdef Frame* f = &S.frames[sp]
+    cdef uint32_t i
+    cdef int c, to, src, h, beneath
+    cdef uint64_t key, check
+    cdef move_t m
     if not grow_moves(S, f.first + MAXMOVES):
         return -1
-    f.count = gen_search(&S.s, S.moves + f.first, noise, heur)
+    f.count = gen_search(&S.s, S.moves + f.first, noise, heur, f.played if sp > 0 else -1)
     f.next = 0
+    for i in range(f.count):
+        m = S.moves[f.first + i]
+        c = move_card(m)
+        to = move_target(m)
+        src = S.s.where[c]
+        h = S.s.height[src] - 1
+        beneath = S.s.cols[src][h - 1] if h > 0 else BOTTOM
+        key = S.s.key ^ ZOB_KEY[pair_index(c, beneath)]
+        check = S.s.check ^ ZOB_CHECK[pair_index(c, beneath)]
+        if to != TO_FOUNDATION:
+            beneath = S.s.cols[to][S.s.height[to] - 1]
+            key ^= ZOB_KEY[pair_index(c, beneath)]
+            check ^= ZOB_CHECK[pair_index(c, beneath)]
+        bd_prefetch(&S.t.entries[bucket_of(&S.t, key, check) * BUCKET])
     return 0
 
 

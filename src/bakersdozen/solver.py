@@ -31,6 +31,15 @@ winning line:
    (RULES.md), so the new position has the same exposed cards as before
    and one target covered: it is never better.
 
+3. *Lost positions are not expanded.*  A card ``y`` lying above a lower
+   card ``x`` of its own suit, where every card one rank above ``y`` is
+   home or beneath ``y`` in the same column, can never leave its column:
+   no support for it can ever be exposed while it is there, and it cannot
+   go home before ``x``, which cannot go home before ``y`` leaves.  Such a
+   position has no winning line.  (The engine checks only the cards the
+   last move affected: the card that landed, or the cards one rank below a
+   card that went home; the condition, once true, stays true.)
+
 Every other legal move is tried.  Positions are identified by a 128-bit
 Zobrist key that is the same for positions differing only in the order of
 their columns (see ``_core.pxd``); of it, 86 bits are stored, so two
