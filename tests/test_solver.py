@@ -297,6 +297,10 @@ def test_simplify_rejects_a_line_that_does_not_win() -> None:
         ({"memory_mb": 0.5}, ValueError),
         ({"seed": -1}, ValueError),
         ({"seed": 2**64}, ValueError),
+        ({"max_nodes": 2**64}, ValueError),
+        ({"time_limit": 10**400}, ValueError),
+        ({"memory_mb": 10**400}, ValueError),
+        ({"memory_mb": None}, TypeError),
     ],
 )
 def test_bad_arguments_are_refused(kwargs: dict[str, object], error: type) -> None:
@@ -390,4 +394,9 @@ def test_cli_solve_bad_input(capsys: pytest.CaptureFixture[str], tmp_path) -> No
     err = capsys.readouterr().err
     assert "bad.txt" in err and "'XX'" in err
     assert main(["solve", "--deal", "5", "--time-limit", "0"]) == 2
+    assert main(["solve", "--deal", "5", "--max-nodes", str(10**30)]) == 2
     assert main(["solve"]) == 2
+    # a deal whose line breaks were lost is refused, not judged unsolvable
+    board.write_text(Deal.pysol(1).to_text().replace("\n", " "))
+    assert main(["solve", str(board)]) == 2
+    assert "13" in capsys.readouterr().err

@@ -151,8 +151,8 @@ def positive_int(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {text!r}")
+    if not 0 < value < 2**64:
+        raise argparse.ArgumentTypeError(f"must be a whole number in 1..2**64-1, not {text!r}")
     return value
 
 

@@ -283,6 +283,14 @@ def parse_board(text: str, ranks: int | None = KING) -> tuple[Deal, bool]:
             + " ".join(str(card) for card in missing)
         )
 
+    if ranks == 13 and not any(foundations) and len(column_lines) < MAX_COLUMNS:
+        # A deal of the real game has 13 columns; fewer lines means lost
+        # line breaks or a mangled file, not a smaller game.
+        raise ParseError(
+            f"{len(column_lines)} column lines (lines {column_lines[0][0]}-"
+            f"{column_lines[-1][0]}); Baker's Dozen has {MAX_COLUMNS} "
+            "(write an empty column as a lone ':')"
+        )
     kings_moved = False
     initial = not any(foundations)
     for (_, entries), column in zip(column_lines, columns):

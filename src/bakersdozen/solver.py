@@ -169,15 +169,32 @@ def legal_moves(deal: Deal) -> tuple[Move, ...]:
     return tuple(_to_move(m) for m in _core.Position(*_engine_args(deal)).legal_moves())
 
 
-def _check_limit(name: str, value: float | None, integral: bool = False) -> None:
+#: Largest accepted max_nodes (the engine counts in 64 bits).
+MAX_NODES_LIMIT: Final = 2**64 - 1
+
+
+def _check_limit(
+    name: str, value: float | None, integral: bool = False, optional: bool = True
+) -> None:
+    what = "an int" if integral else "a number"
     if value is None:
-        return
+        if optional:
+            return
+        raise TypeError(f"{name} must be {what}, not None")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} must be a number or None, not {value!r}")
+        raise TypeError(f"{name} must be {what}{' or None' if optional else ''}, not {value!r}")
     if integral and not isinstance(value, int):
         raise TypeError(f"{name} must be an int or None, not {value!r}")
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be positive, not {value!r}")
+    if integral:
+        if not 0 < value <= MAX_NODES_LIMIT:
+            raise ValueError(f"{name} must be in 1..2**64-1, not {value!r}")
+        return
+    try:
+        finite = math.isfinite(value) and value < 1e15
+    except OverflowError:
+        finite = False
+    if not finite or value <= 0:
+        raise ValueError(f"{name} must be a positive finite number, not {value!r}")
 
 
 def solve(
@@ -233,7 +250,7 @@ def solve(
         raise TypeError(f"solve() needs a Deal, not {type(deal).__name__}")
     _check_limit("time_limit", time_limit)
     _check_limit("max_nodes", max_nodes, integral=True)
-    _check_limit("memory_mb", memory_mb)
+    _check_limit("memory_mb", memory_mb, optional=False)
     if memory_mb < 1:
         raise ValueError(f"memory_mb must be at least 1, not {memory_mb!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
