@@ -41,7 +41,6 @@ cdef struct Entry:
     uint64_t check    # State.check of the stored position; 0 = empty slot
     uint64_t info     # bit 63: on the current search path (never evicted)
                       # bit 62: proven dead (every continuation explored, none wins)
-                      # bit 61: cut (explored this round only up to the depth bound)
                       # bits 40-60: low 21 bits of State.key (to rehash when growing)
                       # bits 0-39: the node's DFS discovery index
 
@@ -57,4 +56,3 @@ cdef struct Frame:
     int64_t slot      # cache of the node's TT slot (checked before use), -1 if unknown
     uint64_t index    # DFS discovery index (Tarjan)
     uint64_t low      # Tarjan low-link: lowest index reachable on the stack
-    uint8_t cut       # 1 if the depth bound cut some line below this node

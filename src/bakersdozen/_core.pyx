@@ -64,11 +64,9 @@ cdef extern from *:
     #define BD_ST_INTERRUPTED 4
     #define BD_ST_OUT_OF_MEMORY 5
     /* TT entry info: bit 63 on the current path, bit 62 proven dead,
-       bit 61 explored this round only up to a depth bound (cut),
        bits 40-60 the low 21 bits of the bucket key, bits 0-39 DFS index */
     #define BD_ON_PATH 0x8000000000000000ULL
     #define BD_PROVEN 0x4000000000000000ULL
-    #define BD_CUT 0x2000000000000000ULL
     #define BD_KEYLO_SHIFT 40
     #define BD_KEYLO_BITS 21
     #define BD_KEYLO_MASK 0x1FFFFFULL
@@ -85,7 +83,6 @@ cdef extern from *:
     uint64_t ON_PATH "BD_ON_PATH"
     uint64_t INDEX_MASK "BD_INDEX_MASK"
     uint64_t PROVEN "BD_PROVEN"
-    uint64_t CUT "BD_CUT"
     int KEYLO_SHIFT "BD_KEYLO_SHIFT"
     int KEYLO_BITS "BD_KEYLO_BITS"
     uint64_t KEYLO_MASK "BD_KEYLO_MASK"
@@ -289,31 +286,13 @@ cdef inline int need(const State* s, int c) noexcept nogil:
     return card_rank(c) - s.found[card_suit(c)]
 
 
-cdef inline int column_urgency(const State* s, int col, int skip_top) noexcept nogil:
-    """14 - the smallest `need` in column *col* (0 for an empty column).
-
-    With *skip_top* the top card is left out (it is the card being moved).
-    """
-    cdef int i, best = 99, v
-    cdef int h = s.height[col] - skip_top
-    for i in range(h):
-        v = need(s, s.cols[col][i])
-        if v < best:
-            best = v
-    if best == 99:
-        return 0
-    return 14 - best
-
-
-cdef int HEUR = 3
-cdef int NOISE = 63
-cdef int DEADCHECK = 1
-
-def _set_params(int heur, int noise, int deadcheck=0):
-    global HEUR, NOISE, DEADCHECK
-    HEUR = heur
-    NOISE = noise
-    DEADCHECK = deadcheck
+# Move-order noise of restart rounds after the first: a random 0..NOISE
+# added to each move's score (scores span about 0..300).  Measured on PySol
+# deals 1-300 with a 6M-position cap: noise 63 left 4 deals undecided,
+# 255 two, 1023 two (and decided deal 100 in 82k positions instead of
+# 31M), 4095 one but with an eight times larger median search.
+cdef enum:
+    NOISE = 1023
 
 
 cdef inline int count_below(const State* s, int col, int h, int limit) noexcept nogil:
@@ -417,7 +396,7 @@ cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed, int heur,
     cdef int score[MAXMOVES]
     cdef int sc
     cdef move_t mv
-    if DEADCHECK and (dead_after(s, <move_t>last) if last >= 0 else is_dead(s)):
+    if dead_after(s, <move_t>last) if last >= 0 else is_dead(s):
         return 0
     for col in range(s.ncols):
         h = s.height[col]
@@ -437,9 +416,7 @@ cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed, int heur,
         targets = s.tops & RANK_MASK[r + 1]
         if not targets:
             continue
-        if heur == 0:
-            sc = 8 * column_urgency(s, col, 1)
-        elif heur == 1:
+        if heur == 1:
             sc = 16 * count_below(s, col, h - 1, need(s, c))
         else:
             sc = 4 * importance(s, col, h - 1)
@@ -450,9 +427,7 @@ cdef int gen_search(const State* s, move_t* out, uint64_t noise_seed, int heur,
             targets &= targets - 1
             tgt = s.where[b]
             out[n] = make_move(c, tgt)
-            if heur == 0:
-                score[n] = sc - 8 * column_urgency(s, tgt, 0)
-            elif heur == 1:
+            if heur == 1:
                 score[n] = sc - 16 * count_below(s, tgt, s.height[tgt], need(s, c))
             else:
                 score[n] = sc - 4 * importance(s, tgt, s.height[tgt])
@@ -593,7 +568,7 @@ cdef class Position:
     def search_moves(self):
         """The moves the search would try here, pruned and ordered (see gen_search)."""
         cdef move_t moves[MAXMOVES]
-        cdef int n = gen_search(&self.s, moves, 0, HEUR, -1)
+        cdef int n = gen_search(&self.s, moves, 0, 1, -1)
         return [move_to_tuple(&self.s, moves[i]) for i in range(n)]
 
     cdef move_t _find(self, object move) except? 0xFFFF:
@@ -825,9 +800,10 @@ cdef struct Search:
     TarjanRecord* tarjan # nodes whose strongly connected component is still open
     uint64_t tarjan_len
     uint64_t tarjan_cap
-    TarjanRecord* over   # nodes on the search path that found no room in the table
-    uint64_t over_len
-    uint64_t over_cap
+    TarjanRecord* over   # hash set (linear probing) of path nodes that found no room
+    uint64_t over_len    #   in the table: live records
+    uint64_t over_used   #   live records + tombstones
+    uint64_t over_cap    #   slots, a power of two
     uint64_t next_index  # next DFS discovery index (never reused across rounds)
     uint64_t nodes       # positions generated so far, all rounds
     uint64_t max_nodes   # 0 = no limit
@@ -971,14 +947,13 @@ cdef int expand(Search* S, int sp, uint64_t noise, int heur) noexcept nogil:
 cdef int enter(Search* S, int sp) noexcept nogil:
     """Register the current position as the new node of frame *sp*.
 
-    A node whose bucket is full of entries on the search path (possible
-    only when the table is at its budget and the path is long) is kept in
-    a side stack instead, so the path is always known.  0 on success, -1
-    if memory ran out.
+    A node whose bucket is full of entries on the search path (long paths
+    meet this) is kept in a side hash set instead, so the path is always
+    known; the table grows only with its load, never for a long path.
+    0 on success, -1 if memory ran out.
     """
     cdef Frame* f = &S.frames[sp]
     cdef int i
-    cdef TarjanRecord* a
     if S.t.used * 4 > S.t.nbuckets * BUCKET * 3 and S.t.nbuckets < S.t.max_buckets \
             and not (S.deadline > 0 and S.t.nbuckets >= 65536 and now_seconds() >= S.deadline):
         if table_grow(&S.t) == 0:
@@ -989,23 +964,9 @@ cdef int enter(Search* S, int sp) noexcept nogil:
     f.index = S.next_index
     S.next_index += 1
     f.low = f.index
-    f.cut = 0
     f.slot = table_insert(&S.t, f.key, f.check, f.index | ON_PATH)
-    while f.slot < 0 and S.t.nbuckets < S.t.max_buckets and table_grow(&S.t) == 0:
-        for i in range(sp):
-            S.frames[i].slot = -1
-        f.slot = table_insert(&S.t, f.key, f.check, f.index | ON_PATH)
-    if f.slot < 0:
-        if S.over_len == S.over_cap:
-            a = <TarjanRecord*>realloc(S.over, 2 * S.over_cap * sizeof(TarjanRecord))
-            if a == NULL:
-                return -1
-            S.over = a
-            S.over_cap *= 2
-        S.over[S.over_len].key = f.key
-        S.over[S.over_len].check = f.check
-        S.over[S.over_len].index = f.index
-        S.over_len += 1
+    if f.slot < 0 and over_insert(S, f.key, f.check, f.index) < 0:
+        return -1
     tarjan_push(S, f.key, f.check, f.index)
     return 0
 
@@ -1015,40 +976,92 @@ cdef inline void leave(Search* S, Frame* f) noexcept nogil:
     cdef Entry* e = frame_entry(S, f)
     if e != NULL:
         e.info &= ~ON_PATH
-        if f.cut:
-            e.info |= CUT
-    elif S.over_len > 0 and S.over[S.over_len - 1].index == f.index:
-        S.over_len -= 1
+    elif S.over_len > 0:
+        over_remove(S, f.key, f.check, f.index)
 
 
-cdef inline int64_t path_overflow_index(const Search* S) noexcept nogil:
-    """DFS index of the current position if it is on the path's side stack, else -1."""
-    cdef uint64_t i
-    for i in range(S.over_len):
-        if S.over[i].check == S.s.check and S.over[i].key == S.s.key:
-            return <int64_t>S.over[i].index
+# The side set of path nodes.  Such a node arises only when every entry of
+# its bucket is on the search path: rare, but long paths in a table at its
+# budget do meet it.  Records: index 0 = empty slot, OVER_GONE = deleted.
+
+cdef uint64_t OVER_GONE = 0xFFFFFFFFFFFFFFFFULL
+
+
+cdef int over_rebuild(Search* S, uint64_t cap) noexcept nogil:
+    """Re-insert the live records into *cap* fresh slots. 0 ok, -1 no memory."""
+    cdef TarjanRecord* old = S.over
+    cdef uint64_t old_cap = S.over_cap, i, j
+    cdef TarjanRecord* fresh = <TarjanRecord*>calloc(cap, sizeof(TarjanRecord))
+    if fresh == NULL:
+        return -1
+    for i in range(old_cap):
+        if old[i].index != 0 and old[i].index != OVER_GONE:
+            j = old[i].check & (cap - 1)
+            while fresh[j].index != 0:
+                j = (j + 1) & (cap - 1)
+            fresh[j] = old[i]
+    free(old)
+    S.over = fresh
+    S.over_cap = cap
+    S.over_used = S.over_len
+    return 0
+
+
+cdef int over_insert(Search* S, uint64_t key, uint64_t check, uint64_t index) noexcept nogil:
+    """Add a path node to the side set. 0 ok, -1 if memory ran out."""
+    cdef uint64_t j, cap = S.over_cap
+    if (S.over_used + 1) * 2 > cap:
+        while (S.over_len + 1) * 4 > cap:
+            cap *= 2
+        if over_rebuild(S, cap) < 0:
+            return -1
+    j = check & (S.over_cap - 1)
+    while S.over[j].index != 0:
+        j = (j + 1) & (S.over_cap - 1)
+    S.over[j].key = key
+    S.over[j].check = check
+    S.over[j].index = index
+    S.over_len += 1
+    S.over_used += 1
+    return 0
+
+
+cdef inline int64_t over_find(const Search* S, uint64_t key, uint64_t check) noexcept nogil:
+    """Slot of the side set's record of the position, or -1."""
+    cdef uint64_t j = check & (S.over_cap - 1)
+    while S.over[j].index != 0:
+        if S.over[j].index != OVER_GONE and S.over[j].check == check and S.over[j].key == key:
+            return <int64_t>j
+        j = (j + 1) & (S.over_cap - 1)
     return -1
 
 
-cdef inline void tarjan_discard(Search* S, uint64_t root_index) noexcept nogil:
-    """The component rooted at *root_index* is finished but was cut: forget it."""
-    while S.tarjan_len > 0 and S.tarjan[S.tarjan_len - 1].index >= root_index:
-        S.tarjan_len -= 1
+cdef inline void over_remove(Search* S, uint64_t key, uint64_t check, uint64_t index) noexcept nogil:
+    """Take a path node out of the side set (if it is there)."""
+    cdef int64_t j = over_find(S, key, check)
+    if j >= 0 and S.over[j].index == index:
+        S.over[j].index = OVER_GONE
+        S.over_len -= 1
+        if S.over_len == 0:
+            over_clear(S)
 
 
-cdef int run_round(Search* S, uint64_t budget, int max_depth, uint64_t noise, int heur) noexcept nogil:
-    """One depth-first search from the root with a node quota and a depth bound.
+cdef inline void over_clear(Search* S) noexcept nogil:
+    memset(S.over, 0, S.over_cap * sizeof(TarjanRecord))
+    S.over_len = 0
+    S.over_used = 0
+
+
+cdef int run_round(Search* S, uint64_t budget, uint64_t noise, int heur) noexcept nogil:
+    """One complete depth-first search from the root with a node quota.
 
     Returns ST_SOLVED (frames 1..S.depth-1 hold the winning line),
-    ST_UNSOLVABLE (the search finished without meeting the depth bound:
-    every reachable position was explored), -1 when the round ended
-    undecided (quota spent, or the depth bound cut some line), or the limit
-    that stopped it.  A position is skipped only if it is proven dead, or
+    ST_UNSOLVABLE (the search finished: every reachable position was
+    explored), -1 when the round's quota is spent, or the limit that
+    stopped it.  A position is skipped only if it is proven dead, or
     already visited in this round (on the current path, or inside a
     component still being explored, which the Tarjan low-link then keeps
-    open until its root is finished).  A node whose exploration met the
-    depth bound, directly or through a position it skipped, is *cut*: it
-    and its component are never marked proven.
+    open until its root is finished).
     """
     cdef int sp = 0
     cdef Frame* f
@@ -1062,7 +1075,8 @@ cdef int run_round(Search* S, uint64_t budget, int max_depth, uint64_t noise, in
 
     S.t.base = S.next_index
     S.tarjan_len = 0
-    S.over_len = 0
+    if S.over_used:
+        over_clear(S)
     S.depth = 0
     f = &S.frames[0]
     f.first = 0
@@ -1083,10 +1097,6 @@ cdef int run_round(Search* S, uint64_t budget, int max_depth, uint64_t noise, in
     while sp >= 0:
         f = &S.frames[sp]
         if f.next < f.count:
-            if sp + 1 >= max_depth:
-                f.cut = 1                 # the depth bound: do not descend
-                f.next = f.count
-                continue
             m = S.moves[f.first + f.next]
             f.next += 1
             if S.max_nodes and S.nodes >= S.max_nodes:
@@ -1124,15 +1134,13 @@ cdef int run_round(Search* S, uint64_t budget, int max_depth, uint64_t noise, in
                     idx = info & INDEX_MASK
                     if idx < f.low:
                         f.low = idx
-                    if info & CUT:
-                        f.cut = 1
                 unmake(&S.s, m, src)
                 continue
             if S.over_len > 0:
-                slot = path_overflow_index(S)
+                slot = over_find(S, S.s.key, S.s.check)
                 if slot >= 0:
-                    if <uint64_t>slot < f.low:
-                        f.low = <uint64_t>slot
+                    if S.over[slot].index < f.low:
+                        f.low = S.over[slot].index
                     unmake(&S.s, m, src)
                     continue
             if not grow_frames(S, sp + 2):
@@ -1151,25 +1159,18 @@ cdef int run_round(Search* S, uint64_t budget, int max_depth, uint64_t noise, in
             # every move of this node explored: dead, given its component
             leave(S, f)
             if f.low == f.index:
-                if f.cut:
-                    tarjan_discard(S, f.index)
-                else:
-                    tarjan_close(S, f.index)
-                    if S.timed_out:
-                        return ST_TIME_LIMIT
+                tarjan_close(S, f.index)
+                if S.timed_out:
+                    return ST_TIME_LIMIT
             if sp == 0:
                 break
             g = &S.frames[sp - 1]
             if f.low < g.low:
                 g.low = f.low
-            if f.cut:
-                g.cut = 1
             unmake(&S.s, f.played, f.source)
             sp -= 1
             S.depth = sp + 1
     S.depth = 0
-    if S.frames[0].cut:
-        return -1
     return ST_UNSOLVABLE
 
 
@@ -1186,7 +1187,8 @@ cdef void unwind(Search* S) noexcept nogil:
         if sp > 0:
             unmake(&S.s, f.played, f.source)
     S.depth = 0
-    S.over_len = 0
+    if S.over_used:
+        over_clear(S)
 
 
 cdef inline uint64_t luby(uint64_t i) noexcept nogil:
@@ -1201,21 +1203,20 @@ cdef inline uint64_t luby(uint64_t i) noexcept nogil:
         k += 1
 
 
-cdef int search_loop(Search* S, uint64_t seed, uint64_t base_budget, double growth,
-                     int depth0, int depth_step) noexcept nogil:
-    """Iterative deepening: restart rounds until one decides.
+cdef int search_loop(Search* S, uint64_t seed, uint64_t base_budget, double growth) noexcept nogil:
+    """Iterative deepening on the node quota: restart rounds until one decides.
 
     Round k (k = 1, 2, ...) gets a quota of base_budget * luby(k) * growth**k
-    nodes, a depth bound of depth0 + depth_step * k moves (none if depth0
-    is 0), and its own move-order tie-break (round 1 uses the plain order,
-    later rounds a seeded noise).  The transposition table survives between
-    rounds; what a round proved dead stays proven, so each round starts
-    where the earlier ones left off.  A round that finishes within its quota
-    without meeting its depth bound is exhaustive and decides the deal.
+    nodes, a move scoring (odd rounds the inversion score, even rounds the
+    soon-needed-cards score) and a move-order tie-break (round 1 the plain
+    order, later rounds a seeded noise of 0..NOISE).  The transposition
+    table survives between rounds; what a round proved dead stays proven,
+    so each round starts where the earlier ones left off.  A round that
+    finishes within its quota is exhaustive and decides the deal.
     """
     cdef uint64_t k = 0, budget, noise
     cdef double scale = 1.0
-    cdef int st, max_depth, heur
+    cdef int st, heur
     cdef uint64_t x
     cdef double quota
     while True:
@@ -1227,20 +1228,13 @@ cdef int search_loop(Search* S, uint64_t seed, uint64_t base_budget, double grow
         budget = <uint64_t>quota if quota < 4e18 else <uint64_t>4e18
         if budget < 1:
             budget = 1
-        if depth0 > 0 and depth0 + depth_step * k < 1000000:
-            max_depth = <int>(depth0 + depth_step * k)
-        else:
-            max_depth = 1 << 30
         if k == 1:
             noise = seed
         else:
             x = seed ^ (k * 0xD1B54A32D192ED03ULL)
             noise = splitmix64(&x) | 1
-        if HEUR < 3:
-            heur = HEUR
-        else:
-            heur = 1 + <int>((k - 1) % 2)
-        st = run_round(S, budget, max_depth, noise, heur)
+        heur = 1 + <int>((k - 1) % 2)
+        st = run_round(S, budget, noise, heur)
         if st >= 0:
             return st
         unwind(S)
@@ -1419,8 +1413,7 @@ cdef int _reraise() except -1:
 
 def search(columns, foundations=(0, 0, 0, 0), int ranks=13, *, double time_limit=0.0,
            unsigned long long max_nodes=0, double memory_mb=512.0, unsigned long long seed=0,
-           unsigned long long base_budget=256, double growth=1.05, int depth0=0,
-           int depth_step=0):
+           unsigned long long base_budget=256, double growth=1.05):
     """Decide a position.  Releases the GIL while it searches.
 
     Parameters
@@ -1467,7 +1460,7 @@ def search(columns, foundations=(0, 0, 0, 0), int ranks=13, *, double time_limit
     S.frames = <Frame*>malloc(S.frames_cap * sizeof(Frame))
     S.moves = <move_t*>malloc(S.moves_cap * sizeof(move_t))
     S.tarjan = <TarjanRecord*>malloc(S.tarjan_cap * sizeof(TarjanRecord))
-    S.over = <TarjanRecord*>malloc(S.over_cap * sizeof(TarjanRecord))
+    S.over = <TarjanRecord*>calloc(S.over_cap, sizeof(TarjanRecord))
     if S.frames == NULL or S.moves == NULL or S.tarjan == NULL or S.over == NULL \
             or table_init(&S.t, bytes) != 0:
         free(S.frames); free(S.moves); free(S.tarjan); free(S.over); free(S.t.entries)
@@ -1478,7 +1471,7 @@ def search(columns, foundations=(0, 0, 0, 0), int ranks=13, *, double time_limit
             if time_limit > 0:
                 S.deadline = start + time_limit
             S.next_signal_check = start + 0.02
-            st = search_loop(&S, seed, base_budget, growth, depth0, depth_step)
+            st = search_loop(&S, seed, base_budget, growth)
         if st == ST_INTERRUPTED:
             # the exception (KeyboardInterrupt) that a signal handler raised
             PyErr_Restore(S.exc_type, S.exc_value, S.exc_tb)

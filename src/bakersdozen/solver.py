@@ -49,8 +49,10 @@ for ``n`` stored positions (below 10**-9 for 10**8).
 Iterative deepening on the node quota
 -------------------------------------
 The search runs in rounds.  Round ``k`` is a complete depth-first search
-from the deal with a quota of ``4096 * luby(k) * 1.05**k`` positions and
-its own move-order tie-break (round 1 the plain heuristic order).  A
+from the deal with a quota of ``256 * luby(k) * 1.05**k`` positions, one of
+two move scorings (alternating) and its own random tie-break (round 1 the
+plain heuristic order; later rounds add noise of the size of the scores
+themselves, which measurably shortens the heavy tail).  A
 round that ends within its quota decides the deal: a win, or an
 exhaustive proof that none exists.  Positions a round proves dead (Tarjan's
 strongly connected components tell which of them do not depend on
