@@ -817,36 +817,32 @@ cdef struct Search:
     PyObject* exc_tb
 
 
-cdef inline bint grow_frames(Search* S, uint64_t need) noexcept nogil:
-    cdef Frame* f
-    cdef uint64_t cap
-    if need <= S.frames_cap:
+cdef bint grow(void** array, uint64_t* capacity, uint64_t need, size_t item) noexcept nogil:
+    """Make *array* (of *capacity* items of *item* bytes) hold *need* items.
+
+    Doubles the capacity as needed; False if memory ran out (the array is
+    then unchanged).
+    """
+    cdef void* p
+    cdef uint64_t cap = capacity[0]
+    if need <= cap:
         return True
-    cap = S.frames_cap * 2
     while cap < need:
         cap *= 2
-    f = <Frame*>realloc(S.frames, cap * sizeof(Frame))
-    if f == NULL:
+    p = realloc(array[0], cap * item)
+    if p == NULL:
         return False
-    S.frames = f
-    S.frames_cap = cap
+    array[0] = p
+    capacity[0] = cap
     return True
+
+
+cdef inline bint grow_frames(Search* S, uint64_t need) noexcept nogil:
+    return grow(<void**>&S.frames, &S.frames_cap, need, sizeof(Frame))
 
 
 cdef inline bint grow_moves(Search* S, uint64_t need) noexcept nogil:
-    cdef move_t* m
-    cdef uint64_t cap
-    if need <= S.moves_cap:
-        return True
-    cap = S.moves_cap * 2
-    while cap < need:
-        cap *= 2
-    m = <move_t*>realloc(S.moves, cap * sizeof(move_t))
-    if m == NULL:
-        return False
-    S.moves = m
-    S.moves_cap = cap
-    return True
+    return grow(<void**>&S.moves, &S.moves_cap, need, sizeof(move_t))
 
 
 cdef inline Entry* frame_entry(Search* S, Frame* f) noexcept nogil:
@@ -869,15 +865,8 @@ cdef inline Entry* frame_entry(Search* S, Frame* f) noexcept nogil:
 
 cdef inline void tarjan_push(Search* S, uint64_t key, uint64_t check, uint64_t index) noexcept nogil:
     """Record a new node on the Tarjan stack (nodes of open components, by index)."""
-    cdef TarjanRecord* a
-    cdef uint64_t cap
-    if S.tarjan_len == S.tarjan_cap:
-        cap = S.tarjan_cap * 2
-        a = <TarjanRecord*>realloc(S.tarjan, cap * sizeof(TarjanRecord))
-        if a == NULL:
-            return   # not recorded: the node simply never becomes "proven"
-        S.tarjan = a
-        S.tarjan_cap = cap
+    if not grow(<void**>&S.tarjan, &S.tarjan_cap, S.tarjan_len + 1, sizeof(TarjanRecord)):
+        return   # not recorded: the node simply never becomes "proven"
     S.tarjan[S.tarjan_len].key = key
     S.tarjan[S.tarjan_len].check = check
     S.tarjan[S.tarjan_len].index = index

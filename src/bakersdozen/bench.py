@@ -52,7 +52,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from .check import check
-from .cli import EXIT_BAD_INPUT, EXIT_OK
+from .cli import EXIT_BAD_INPUT, EXIT_OK, positive_float, positive_int
 from .model import Deal
 from .solver import DEFAULT_MEMORY_MB, solve
 
@@ -148,19 +148,6 @@ def _deal_list(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _positive(kind: type[int] | type[float], what: str) -> Callable[[str], float]:
-    def convert(text: str) -> float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} {text!r} is not a number") from None
-        if not math.isfinite(value) or value <= 0:
-            raise argparse.ArgumentTypeError(f"{what} must be positive, not {text!r}")
-        return value
-
-    return convert
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``bakersdozen bench``."""
     parser.add_argument(
@@ -168,15 +155,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="PySol deal numbers: ranges and lists like 1-5,9 (default 1-100)",
     )
     parser.add_argument(
-        "--time-limit", type=_positive(float, "--time-limit"), default=10.0,
+        "--time-limit", type=positive_float, default=10.0,
         metavar="SECONDS", help="wall-clock seconds per deal (default 10)",
     )
     parser.add_argument(
-        "--memory-mb", type=_positive(float, "--memory-mb"), default=DEFAULT_MEMORY_MB,
+        "--memory-mb", type=positive_float, default=DEFAULT_MEMORY_MB,
         metavar="MIB", help=f"transposition table budget per solve (default {DEFAULT_MEMORY_MB})",
     )
     parser.add_argument(
-        "--jobs", type=_positive(int, "--jobs"), default=1, metavar="N",
+        "--jobs", type=positive_int, default=1, metavar="N",
         help="solve N deals at once in N processes (default 1, for comparable timing)",
     )
     parser.add_argument(

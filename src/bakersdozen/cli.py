@@ -156,6 +156,17 @@ def positive_int(text: str) -> int:
     return value
 
 
+def seed_int(text: str) -> int:
+    """argparse type: a move-order seed, a whole number in 0..2**64-1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"must be a whole number in 0..2**64-1, not {text!r}")
+    return value
+
+
 def add_limit_arguments(parser: argparse.ArgumentParser, time_limit: float | None = 10.0) -> None:
     """The search-limit options shared by solve, survey and bench."""
     parser.add_argument(
@@ -171,7 +182,7 @@ def add_limit_arguments(parser: argparse.ArgumentParser, time_limit: float | Non
         help="MiB for the transposition table per deal (default 512)",
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="move-order seed; 0 is the default order",
+        "--seed", type=seed_int, default=0, help="move-order seed; 0 is the default order",
     )
 
 

@@ -63,7 +63,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import IO, Final, Union
 
-from .cli import EXIT_BAD_INPUT, EXIT_OK, command
+from .cli import EXIT_BAD_INPUT, EXIT_OK, command, positive_float, positive_int, seed_int
 from .deals import MAX_DEAL, DealNumberError
 from .errors import BakersDozenError, ParseError
 from .model import Deal
@@ -1026,36 +1026,6 @@ def format_record(record: SurveyRecord, format: str) -> str:
 # ---------------------------------------------------------------------------
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"{text!r} is not in 0..2**64-1")
-    return value
-
-
 def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.description = (
@@ -1075,19 +1045,19 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--boards", metavar="FILE", help="survey the boards in FILE instead")
     parser.add_argument(
-        "--time-limit", type=_positive_float, default=10.0, metavar="SECONDS",
+        "--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
         help="wall-clock seconds per deal (default 10)",
     )
     parser.add_argument(
-        "--max-nodes", type=_positive_int, metavar="N", help="positions per deal (default: no limit)"
+        "--max-nodes", type=positive_int, metavar="N", help="positions per deal (default: no limit)"
     )
     parser.add_argument(
-        "--memory-mb", type=_positive_float, metavar="MB",
+        "--memory-mb", type=positive_float, metavar="MB",
         help="MiB of table per job (default: half the RAM shared by the jobs, at most 512)",
     )
-    parser.add_argument("--seed", type=_seed, default=0, help="move-order seed (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="move-order seed (default 0)")
     parser.add_argument(
-        "--jobs", "-j", type=_positive_int, default=None, metavar="N",
+        "--jobs", "-j", type=positive_int, default=None, metavar="N",
         help=f"processes (default: all cores, {os.cpu_count()})",
     )
     parser.add_argument(
