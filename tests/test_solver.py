@@ -111,6 +111,21 @@ def test_tiny_table_evicts_but_stays_sound(seed: int, ranks: int, ncols: int) ->
         assert status in (_core.NODE_LIMIT, _core.OUT_OF_MEMORY)
 
 
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(4, 6), ncols=st.integers(3, 7))
+def test_tiny_rounds_reuse_proofs_soundly(seed: int, ranks: int, ncols: int) -> None:
+    """Rounds of a few positions each: almost every verdict then rests on
+    positions proven dead in earlier rounds (the Tarjan bookkeeping)."""
+    deal = reduced_deal(random.Random(seed), ranks, ncols)
+    status, raw, _nodes, rounds, _used = _core.search(
+        *_engine_args(deal), base_budget=2, growth=1.01, max_nodes=5_000_000
+    )
+    assert status in (_core.SOLVED, _core.UNSOLVABLE)
+    assert (status == _core.SOLVED) is brute_force_solvable(deal)
+    if status == _core.SOLVED:
+        assert check(deal, simplify(deal, tuple(_moves(raw)))).won
+
+
 def _moves(raw):  # type: ignore[no-untyped-def]
     from bakersdozen.solver import _to_move
 
