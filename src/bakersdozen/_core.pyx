@@ -7,19 +7,21 @@ bitboards are documented in ``_core.pxd``.
 
 Everything on the hot path is ``nogil`` C over preallocated arrays; the
 search keeps its own explicit stack, so no line of play, however long, can
-overflow the C stack.  C-level failures are reported through status codes
-and turned into Python exceptions in exactly one place (``_raise_status``).
+overflow the C stack.  The C code reports its outcome as a status code
+(``ST_*``); :func:`search` is the one place that turns a status into a
+Python exception (an interrupt, out of memory at start), and
+:mod:`bakersdozen.solver` turns the others into verdicts.
 """
 
 from cpython.exc cimport PyErr_Fetch, PyErr_Restore
 from cpython.ref cimport PyObject
-
-cdef extern from "Python.h":
-    # declared without "except -1": the search handles the error itself
-    int check_signals "PyErr_CheckSignals"() noexcept
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
+
+cdef extern from "Python.h":
+    # declared without "except -1": the search keeps the exception itself
+    int check_signals "PyErr_CheckSignals"() noexcept
 
 cdef extern from "<time.h>" nogil:
     ctypedef long time_t
@@ -242,7 +244,7 @@ cdef int gen_legal(const State* s, move_t* out) noexcept nogil:
     """Every legal move by RULES.md, no pruning.  Returns the count.
 
     Order: columns left to right; for each top card its foundation move
-    first, then its column moves in target-column order.
+    first, then its column moves by the target card's index.
     """
     cdef int n = 0, col, c, r, b
     cdef uint64_t targets
@@ -260,8 +262,6 @@ cdef int gen_legal(const State* s, move_t* out) noexcept nogil:
             targets &= targets - 1
             out[n] = make_move(c, s.where[b])
             n += 1
-    # Column moves were emitted in card order of the target; sort each
-    # card's run by target column for a stable, documented order.
     return n
 
 
@@ -648,13 +648,11 @@ cdef class Position:
         cdef move_t moves[MAXMOVES]
         cdef int n, i, src
         cdef long rep
-        cdef uint64_t acc = 0
         n = gen_legal(&self.s, moves)
         with nogil:
             for rep in range(repetitions):
                 for i in range(n):
                     src = make(&self.s, moves[i])
-                    acc ^= self.s.key
                     unmake(&self.s, moves[i], src)
         return repetitions * n
 
