@@ -17,6 +17,23 @@ settings.register_profile(
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+# PySol deal 1 of Baker's Dozen, as printed in NOTATION.md.
+DEAL_1 = """\
+6H JH 5C AD
+2H 2C 4C 5S
+9C 8H 3C 9S
+KC TH AH 6S
+KD 4S AS TC
+8C TD JS 5H
+3D 3S QD 7C
+6C 7S 9D 7H
+KS 4D QS 5D
+8D AC 2S JC
+8S 4H 3H 9H
+KH QH 6D 2D
+7D TS QC JD
+"""
+
 
 @st.composite
 def initial_deals(draw: st.DrawFn, ranks: st.SearchStrategy[int] | None = None) -> Deal:

@@ -13,22 +13,7 @@ from pysol_cards.deal_game import Game
 from pysol_cards.random_base import RandomBase
 
 from bakersdozen.cli import main
-
-DEAL_1 = """\
-6H JH 5C AD
-2H 2C 4C 5S
-9C 8H 3C 9S
-KC TH AH 6S
-KD 4S AS TC
-8C TD JS 5H
-3D 3S QD 7C
-6C 7S 9D 7H
-KS 4D QS 5D
-8D AC 2S JC
-8S 4H 3H 9H
-KH QH 6D 2D
-7D TS QC JD
-"""
+from conftest import DEAL_1
 
 
 def test_deal_24(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,24 +8,8 @@ from hypothesis import strategies as st
 
 from bakersdozen import Card, Deal, ParseError, Suit
 from bakersdozen.notation import parse_board, stable_kings
-from conftest import positions
+from conftest import DEAL_1, positions
 
-# PySol deal 1 of Baker's Dozen, as printed in NOTATION.md.
-DEAL_1 = """\
-6H JH 5C AD
-2H 2C 4C 5S
-9C 8H 3C 9S
-KC TH AH 6S
-KD 4S AS TC
-8C TD JS 5H
-3D 3S QD 7C
-6C 7S 9D 7H
-KS 4D QS 5D
-8D AC 2S JC
-8S 4H 3H 9H
-KH QH 6D 2D
-7D TS QC JD
-"""
 LINES = DEAL_1.splitlines()
 
 

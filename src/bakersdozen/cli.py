@@ -66,6 +66,25 @@ def command(
     return register
 
 
+def read_text(path: str, stdin: TextIO | None = None) -> str:
+    """The text of a UTF-8 file (``-`` for standard input).
+
+    Raises
+    ------
+    ParseError
+        If it cannot be read; the message starts with the file name
+        (``<stdin>`` for ``-``) and gives the reason.
+    """
+    name = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            return (stdin or sys.stdin).read()
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ParseError(f"{name}: cannot read: {error}") from None
+
+
 def read_board(path: str, stdin: TextIO | None = None) -> tuple[Deal, bool]:
     """Read and parse a board file (``-`` for standard input).
 
@@ -85,14 +104,7 @@ def read_board(path: str, stdin: TextIO | None = None) -> tuple[Deal, bool]:
     from .notation import parse_board
 
     name = "<stdin>" if path == "-" else path
-    try:
-        if path == "-":
-            text = (stdin or sys.stdin).read()
-        else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise ParseError(f"{name}: cannot read: {error}") from None
+    text = read_text(path, stdin)
     try:
         return parse_board(text)
     except ParseError as error:

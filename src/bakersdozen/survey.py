@@ -63,7 +63,9 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import IO, Final, Union
 
-from .cli import EXIT_BAD_INPUT, EXIT_OK, command, positive_float, positive_int, seed_int
+from .cli import (
+    EXIT_BAD_INPUT, EXIT_OK, command, positive_float, positive_int, read_text, seed_int,
+)
 from .deals import MAX_DEAL, DealNumberError
 from .errors import BakersDozenError, ParseError
 from .model import Deal
@@ -427,11 +429,7 @@ def read_boards(path: str) -> list[tuple[str, Deal]]:
         If the file cannot be read, holds no board, or a board cannot be
         parsed; the message names the file, the board and its first line.
     """
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise ParseError(f"{path}: cannot read: {error}") from None
+    text = read_text(path)
     try:
         chunks = split_boards(text)
     except ParseError as error:
