@@ -86,9 +86,9 @@ def test_parse_deals() -> None:
     assert parse_deals(str(2**64 - 1)) == [2**64 - 1]
 
 
-@pytest.mark.parametrize("spec", ["", "1,", "x", "1-", "-3", "5-1", "0", "1-x", str(2**64), "1-200000"])
+@pytest.mark.parametrize("spec", ["", "1,", "x", "1-", "-3", "5-1", "0", "1-x", str(2**64), "1-20000000"])
 def test_parse_deals_refuses(spec: str) -> None:
-    with pytest.raises(ValueError, match="deal list"):
+    with pytest.raises(ValueError, match="deal range"):
         parse_deals(spec)
 
 

@@ -55,6 +55,7 @@ from .check import check
 from .cli import EXIT_BAD_INPUT, EXIT_OK, positive_float, positive_int
 from .model import Deal
 from .solver import DEFAULT_MEMORY_MB, solve
+from .survey import parse_deal_range
 
 __all__ = [
     "DealResult",
@@ -71,11 +72,6 @@ __all__ = [
 ]
 
 EXIT_REPLAY_FAILED: Final = 1
-
-#: The largest PySol deal number (deals are 1..2**64 - 1, see deals.py).
-MAX_DEAL: Final = 2**64 - 1
-#: Refuse suites larger than this (a typo like ``1-1000000`` would run for days).
-MAX_SUITE: Final = 100_000
 
 #: Positions and depths of the perft section (counts checked in bench/perft.json).
 PERFT_DEALS: Final = (1, 24, 100, 617)
@@ -108,37 +104,12 @@ class FcSolveUnavailable(Exception):
 def parse_deals(spec: str) -> list[int]:
     """Read a deal list such as ``"1-100"`` or ``"1-5,9,20-22"``.
 
-    Returns
-    -------
-    list of int
-        The deal numbers in the order given, duplicates removed.
-
-    Raises
-    ------
-    ValueError
-        For an empty item, a number that is not in 1..2**64-1, a range that
-        runs backwards, or more than 100 000 deals; the message quotes the
-        item.
+    The same reader as ``bakersdozen survey``
+    (:func:`bakersdozen.survey.parse_deal_range`): deals in the order
+    given, repeats dropped; raises ParseError (a ValueError) quoting the
+    bad item.
     """
-    numbers: dict[int, None] = {}
-    for item in spec.split(","):
-        text = item.strip()
-        low_text, dash, high_text = text.partition("-")
-        try:
-            low = int(low_text)
-            high = int(high_text) if dash else low
-        except ValueError:
-            raise ValueError(
-                f"deal list item {text!r} is not a number or a range like 1-100"
-            ) from None
-        if not (1 <= low <= MAX_DEAL and 1 <= high <= MAX_DEAL):
-            raise ValueError(f"deal list item {text!r}: deal numbers are 1..2**64-1")
-        if high < low:
-            raise ValueError(f"deal list item {text!r}: the range runs backwards")
-        if high - low + len(numbers) >= MAX_SUITE:
-            raise ValueError(f"deal list {spec!r} has more than {MAX_SUITE} deals")
-        numbers.update(dict.fromkeys(range(low, high + 1)))
-    return list(numbers)
+    return parse_deal_range(spec)
 
 
 def _deal_list(text: str) -> list[int]:
