@@ -267,8 +267,11 @@ def solve(
         seed=seed,
     )
     if status == _core.SOLVED:
-        moves = simplify(deal, tuple(_to_move(m) for m in raw))
-        if verify and not check(deal, moves).won:
+        try:
+            moves = simplify(deal, tuple(_to_move(m) for m in raw))
+        except ValueError:
+            moves = ()
+        if (not moves and deal.cards_left) or (verify and not check(deal, moves).won):
             raise BakersDozenError("internal error: the engine's line does not win")
         seconds = time.perf_counter() - start
         return Solution(Verdict.SOLVED, moves, nodes, seconds, None, rounds)
