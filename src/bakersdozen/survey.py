@@ -913,12 +913,12 @@ def read_records(path: str, format: str | None = None) -> list[SurveyRecord]:
     ParseError
         If the file cannot be read or a complete line is not a record.
     """
-    fmt = output_format(path, format)
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
         raise ParseError(f"{path}: cannot read: {error}") from None
+    fmt = output_format(path, format)
     end = data.rfind(b"\n") + 1
     try:
         return _parse_lines(path, fmt, data[:end])
@@ -1101,7 +1101,9 @@ def _run(args: argparse.Namespace) -> int:
         candidates = [(i, d) for i, d in read_boards(args.boards)]
 
     jobs = args.jobs or os.cpu_count() or 1
-    memory_mb = args.memory_mb or default_memory_mb(jobs)
+    # the RAM is shared by the jobs that can run at once, not those asked for
+    busy = min(jobs, len(candidates)) if candidates else jobs
+    memory_mb = args.memory_mb or default_memory_mb(busy)
     writer: RecordWriter | None = None
     out_format = args.format or "jsonl"
     if args.output:
