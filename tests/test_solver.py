@@ -312,6 +312,7 @@ def test_simplify_rejects_a_line_that_does_not_win() -> None:
         ({"memory_mb": 0.5}, ValueError),
         ({"seed": -1}, ValueError),
         ({"seed": 2**64}, ValueError),
+        ({"seed": "1"}, TypeError),
         ({"max_nodes": 2**64}, ValueError),
         ({"time_limit": 10**400}, ValueError),
         ({"memory_mb": 10**400}, ValueError),

@@ -255,8 +255,10 @@ def solve(
     _check_limit("memory_mb", memory_mb, optional=False)
     if memory_mb < 1:
         raise ValueError(f"memory_mb must be at least 1, not {memory_mb!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an int in 0..2**64-1, not {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an int, not {seed!r}")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be in 0..2**64-1, not {seed!r}")
 
     start = time.perf_counter()
     status, raw, nodes, rounds, _entries = _core.search(
