@@ -317,6 +317,7 @@ def test_simplify_rejects_a_line_that_does_not_win() -> None:
         ({"time_limit": 10**400}, ValueError),
         ({"memory_mb": 10**400}, ValueError),
         ({"memory_mb": None}, TypeError),
+        ({"memory_mb": 1e13}, ValueError),  # once hung in the table sizing loop
     ],
 )
 def test_bad_arguments_are_refused(kwargs: dict[str, object], error: type) -> None:

@@ -118,7 +118,10 @@ cdef void _init_tables() noexcept nogil:
     for i in range(PAIRS):
         ZOB_KEY[i] = splitmix64(&seed)
     for i in range(PAIRS):
-        ZOB_CHECK[i] = splitmix64(&seed) | 1ULL   # never 0: 0 marks an empty TT slot
+        # bit 0 set in every value (a historical choice kept so that searches
+        # reproduce the published figures): bit 0 of a check key is then just
+        # the parity of the tableau's size, and 63 of its bits are random
+        ZOB_CHECK[i] = splitmix64(&seed) | 1ULL
     for i in range(16):
         RANK_MASK[i] = 0
     for i in range(1, 14):
@@ -334,7 +337,7 @@ cdef inline bint blocked(const State* s, int col, int height) noexcept nogil:
         below |= bit(x)
         if card_suit(x) == suit and card_rank(x) < r:
             lower = True
-    return lower and (RANK_MASK[r + 1] & ~s.home & ~below) == 0
+    return lower and (RANK_MASK[r + 1] & s.all_home & ~s.home & ~below) == 0
 
 
 cdef bint is_dead(const State* s) noexcept nogil:
@@ -481,8 +484,8 @@ cdef int state_from_python(State* s, object columns, object foundations, int ran
     cdef int col, i, c, suit
     cdef uint64_t seen = 0
     memset(s, 0, sizeof(State))
-    if not 3 <= ranks <= 13:
-        raise ValueError(f"ranks must be 3..13, not {ranks}")
+    if not 1 <= ranks <= 13:
+        raise ValueError(f"ranks must be 1..13, not {ranks}")
     s.ranks = ranks
     s.all_home = 0
     for i in range(1, ranks + 1):
@@ -664,9 +667,11 @@ cdef class Position:
 # Open addressing in buckets of four 16-byte entries (one cache line).  The
 # table starts small and doubles (rehashing) while it is less than the
 # caller's memory budget; at the budget it stops growing and replaces
-# entries instead.  Each entry keeps the 64-bit check key and 21 bits of
-# the bucket key, so 85 bits of Zobrist key tell positions apart: with 10**8
-# stored positions the chance that any two collide is below 10**-9.
+# entries instead.  Each entry keeps the check key (63 random bits) and 21
+# bits of the bucket key, and a lookup compares both: 84 bits tell
+# positions apart: a lookup compares at most 4 entries, so over 10**10
+# lookups the chance of one false match is about 4 * 10**10 / 2**84, below
+# 10**-14.
 
 cdef struct Table:
     Entry* entries
@@ -683,7 +688,7 @@ cdef inline uint64_t bucket_of(const Table* t, uint64_t keylo, uint64_t check) n
 cdef int table_init(Table* t, uint64_t bytes) noexcept nogil:
     """Set the budget to the largest power-of-two bucket count within *bytes*. 0 on success."""
     cdef uint64_t nb = 1
-    while nb * 2 * BUCKET * sizeof(Entry) <= bytes:
+    while nb < (<uint64_t>1 << 40) and nb * 2 * BUCKET * sizeof(Entry) <= bytes:
         nb *= 2
     t.max_buckets = nb
     t.nbuckets = nb if nb < 4096 else 4096
@@ -697,7 +702,7 @@ cdef int table_init(Table* t, uint64_t bytes) noexcept nogil:
 
 cdef inline bint entry_live(const Table* t, const Entry* e) noexcept nogil:
     """Does *e* hold information valid in the current round?"""
-    if e.check == 0:
+    if e.info == 0:          # empty slot (every stored node has an index >= 1)
         return False
     return (e.info & (PROVEN | ON_PATH)) != 0 or (e.info & INDEX_MASK) >= t.base
 
@@ -720,7 +725,7 @@ cdef int table_grow(Table* t) noexcept nogil:
             continue
         b = bucket_of(t, (e.info >> KEYLO_SHIFT), e.check) * BUCKET
         for j in range(BUCKET):
-            if fresh[b + j].check == 0:
+            if fresh[b + j].info == 0:
                 fresh[b + j] = e[0]
                 t.used += 1
                 break
@@ -732,8 +737,11 @@ cdef inline int64_t table_find(const Table* t, uint64_t key, uint64_t check) noe
     """Slot of a live entry for the position, or -1."""
     cdef uint64_t b = bucket_of(t, key, check) * BUCKET
     cdef int i
+    cdef const Entry* e
     for i in range(BUCKET):
-        if t.entries[b + i].check == check and entry_live(t, &t.entries[b + i]):
+        e = &t.entries[b + i]
+        if e.check == check and ((e.info >> KEYLO_SHIFT) & KEYLO_MASK) == (key & KEYLO_MASK) \
+                and entry_live(t, e):
             return <int64_t>(b + i)
     return -1
 
@@ -751,7 +759,7 @@ cdef inline int64_t table_insert(Table* t, uint64_t key, uint64_t check, uint64_
     cdef uint64_t best = 0xFFFFFFFFFFFFFFFFULL, idx
     for i in range(BUCKET):
         e = &t.entries[b + i]
-        if e.check == 0:
+        if e.info == 0:
             t.used += 1
             victim = i
             break
@@ -941,6 +949,8 @@ cdef int enter(Search* S, int sp) noexcept nogil:
     """
     cdef Frame* f = &S.frames[sp]
     cdef int i
+    if S.next_index >= INDEX_MASK:
+        return -2               # 2**40 positions entered: the index field is full
     if S.t.used * 4 > S.t.nbuckets * BUCKET * 3 and S.t.nbuckets < S.t.max_buckets \
             and not (S.deadline > 0 and S.t.nbuckets >= 65536 and now_seconds() >= S.deadline):
         if table_grow(&S.t) == 0:
@@ -1058,7 +1068,7 @@ cdef int run_round(Search* S, uint64_t budget, uint64_t noise, int heur) noexcep
     cdef uint64_t round_start_nodes = S.nodes
     cdef uint64_t info, idx
     cdef double t
-    cdef int src
+    cdef int src, i
 
     S.t.base = S.next_index
     S.tarjan_len = 0
@@ -1140,7 +1150,10 @@ cdef int run_round(Search* S, uint64_t budget, uint64_t noise, int heur) noexcep
             g.played = m
             g.source = src
             S.depth = sp + 1
-            if enter(S, sp) < 0 or expand(S, sp, noise, heur) < 0:
+            i = enter(S, sp)
+            if i == -2:
+                return ST_NODE_LIMIT
+            if i < 0 or expand(S, sp, noise, heur) < 0:
                 return ST_OUT_OF_MEMORY
         else:
             # every move of this node explored: dead, given its component
@@ -1433,8 +1446,10 @@ def search(columns, foundations=(0, 0, 0, 0), int ranks=13, *, double time_limit
     cdef uint64_t bytes
     memset(&S, 0, sizeof(Search))
     state_from_python(&S.s, columns, foundations, ranks)
-    if memory_mb <= 0:
-        raise ValueError("memory_mb must be positive")
+    if not 0 < memory_mb <= 1048576.0:          # also refuses NaN
+        raise ValueError(f"memory_mb must be in (0, 2**20] (MiB), not {memory_mb}")
+    if not growth >= 1.0 or growth > 16.0:
+        raise ValueError(f"growth must be in [1, 16], not {growth}")
     bytes = <uint64_t>(memory_mb * 1048576.0)
     if bytes < 4096:
         bytes = 4096

@@ -28,8 +28,12 @@ winning line:
    (all rank ``r - 1`` cards home), which it implies.
 2. *A column's only card never moves to another column.*  That uncovers
    nothing and leaves an empty column, which can never be used again
-   (RULES.md), so the new position has the same exposed cards as before
-   and one target covered: it is never better.
+   (RULES.md).  Proof: take a winning line from the position after such a
+   move and play it from the position before, with the card still alone
+   in its old column: every move stays legal (the target the move would
+   have covered is only more available, and the card's own later moves
+   start from its old column instead), so the position before wins in one
+   move fewer, and a shortest winning line never makes this move.
 
 3. *Lost positions are not expanded.*  A card ``y`` lying above a lower
    card ``x`` of its own suit, where every card one rank above ``y`` is
@@ -42,16 +46,17 @@ winning line:
 
 Every other legal move is tried.  Positions are identified by a 128-bit
 Zobrist key that is the same for positions differing only in the order of
-their columns (see ``_core.pxd``); of it, 86 bits are stored, so two
-distinct positions are confused with probability below ``n**2 / 2**87``
-for ``n`` stored positions (below 10**-9 for 10**8).
+their columns (see ``_core.pxd``); of it, 84 random bits are compared on
+every table lookup, so two distinct positions are confused with
+probability about ``4 * L / 2**84`` over ``L`` lookups (below 10**-14 for
+10**10).
 
 Iterative deepening on the node quota
 -------------------------------------
 The search runs in rounds.  Round ``k`` is a complete depth-first search
 from the deal with a quota of ``256 * luby(k) * 1.05**k`` positions, one of
 two move scorings (alternating) and its own random tie-break (round 1 the
-plain heuristic order; later rounds add noise of the size of the scores
+plain heuristic order for seed 0; later rounds add noise of the size of the scores
 themselves, which measurably shortens the heavy tail).  A
 round that ends within its quota decides the deal: a win, or an
 exhaustive proof that none exists.  Positions a round proves dead (Tarjan's
@@ -171,8 +176,12 @@ def legal_moves(deal: Deal) -> tuple[Move, ...]:
     return tuple(_to_move(m) for m in _core.Position(*_engine_args(deal)).legal_moves())
 
 
-#: Largest accepted max_nodes (the engine counts in 64 bits).
+#: Largest accepted max_nodes (the engine counts in 64 bits; it also stops
+#: by itself after 2**40 positions, some days of search).
 MAX_NODES_LIMIT: Final = 2**64 - 1
+
+#: Largest accepted memory_mb: 1 TiB.
+MAX_MEMORY_MB: Final = 2**20
 
 
 def _check_limit(
@@ -223,7 +232,10 @@ def solve(
         limit.  Honoured exactly.
     memory_mb : float
         MiB (2**20 bytes) for the transposition table, which starts small
-        and never grows past this.  At least 1.
+        and never grows past this; 1 to 2**20.  The search path, its move
+        lists and the Tarjan stack take memory besides, in proportion to
+        the work of a round (deal 417 with an 8 MiB table: the whole
+        process peaked at 115 MiB after 100 million positions).
     seed : int
         0 for the default move order; another value selects other
         tie-breaks (a different, equally valid search).  The result is
@@ -244,7 +256,8 @@ def solve(
     MemoryError
         If the memory for the table cannot be had.
     KeyboardInterrupt
-        On Ctrl-C (the engine looks for signals every 50 ms).
+        On Ctrl-C, when called from the main thread (the engine looks for
+        signals every 50 ms; Python delivers them to the main thread only).
     BakersDozenError
         If a winning line fails verification (an engine bug; never expected).
     """
@@ -253,8 +266,8 @@ def solve(
     _check_limit("time_limit", time_limit)
     _check_limit("max_nodes", max_nodes, integral=True)
     _check_limit("memory_mb", memory_mb, optional=False)
-    if memory_mb < 1:
-        raise ValueError(f"memory_mb must be at least 1, not {memory_mb!r}")
+    if not 1 <= memory_mb <= MAX_MEMORY_MB:
+        raise ValueError(f"memory_mb must be in 1..2**20 (MiB), not {memory_mb!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be an int, not {seed!r}")
     if not 0 <= seed < 2**64:
@@ -312,8 +325,11 @@ def simplify(deal: Deal, moves: tuple[Move, ...]) -> tuple[Move, ...]:
     Raises
     ------
     ValueError
-        If *moves* is not a winning line from *deal*.
+        If *moves* is not a winning line from *deal* (IllegalMoveError for
+        an illegal move).
     """
+    if not check(deal, moves).won:
+        raise ValueError("the line does not win")
     raw = [
         (m.card.index, m.source - 1, -1 if m.target == FOUNDATION else m.target - 1)
         for m in moves
