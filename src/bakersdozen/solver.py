@@ -283,7 +283,7 @@ def solve(
     )
     if status == _core.SOLVED:
         try:
-            moves = simplify(deal, tuple(_to_move(m) for m in raw))
+            moves = _shorten(deal, tuple(_to_move(m) for m in raw))
         except ValueError:
             moves = ()
         if (not moves and deal.cards_left) or (verify and not check(deal, moves).won):
@@ -330,6 +330,11 @@ def simplify(deal: Deal, moves: tuple[Move, ...]) -> tuple[Move, ...]:
     """
     if not check(deal, moves).won:
         raise ValueError("the line does not win")
+    return _shorten(deal, moves)
+
+
+def _shorten(deal: Deal, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    """:func:`simplify` without checking its input first (solve() checks after)."""
     raw = [
         (m.card.index, m.source - 1, -1 if m.target == FOUNDATION else m.target - 1)
         for m in moves
