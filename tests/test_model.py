@@ -170,3 +170,8 @@ def test_move_from_text_fuzz(text: str) -> None:
     except ParseError:
         return
     assert Move.from_text(str(move)) == move
+
+
+def test_card_refuses_a_bool_rank() -> None:
+    with pytest.raises(ValueError, match="rank"):
+        Card(True, Suit.CLUBS)  # type: ignore[arg-type]

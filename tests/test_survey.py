@@ -385,3 +385,8 @@ def test_survey_boards_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     Path("bad.txt").write_text(Deal.pysol(3).to_text().replace("4", "X", 1))
     assert main(["survey", "--boards", "bad.txt"]) == 2
     assert "bad.txt: board 1" in capsys.readouterr().err
+
+
+def test_summarize_needs_records() -> None:
+    with pytest.raises(TypeError, match="SurveyRecord"):
+        summarize([1])  # type: ignore[list-item]

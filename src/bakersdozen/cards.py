@@ -98,7 +98,8 @@ class Card:
     suit: Suit
 
     def __post_init__(self) -> None:
-        if not isinstance(self.rank, int) or not ACE <= self.rank <= KING:
+        if isinstance(self.rank, bool) or not isinstance(self.rank, int) \
+                or not ACE <= self.rank <= KING:
             raise ValueError(f"card rank must be 1..13, not {self.rank!r}")
         if not isinstance(self.suit, Suit):
             try:

@@ -802,7 +802,16 @@ def summarize(records: Iterable[SurveyRecord]) -> Summary:
         decided deals (Wilson 1927, JASA 22:209-212), the bounds the
         unknowns leave open, nearest-rank percentiles of seconds and of
         winning-line length, and the unknown ids.
+
+    Raises
+    ------
+    TypeError
+        If an item is not a :class:`SurveyRecord`.
     """
+    records = list(records)
+    for item in records:
+        if not isinstance(item, SurveyRecord):
+            raise TypeError(f"summarize() needs SurveyRecords, not {type(item).__name__}")
     final = sorted(latest(records).values(), key=lambda r: deal_sort_key(r.deal))
     solved = sum(r.verdict is Verdict.SOLVED for r in final)
     unsolvable = sum(r.verdict is Verdict.UNSOLVABLE for r in final)
