@@ -568,12 +568,6 @@ cdef class Position:
         cdef int n = gen_legal(&self.s, moves)
         return [move_to_tuple(&self.s, moves[i]) for i in range(n)]
 
-    def search_moves(self):
-        """The moves the search would try here, pruned and ordered (see gen_search)."""
-        cdef move_t moves[MAXMOVES]
-        cdef int n = gen_search(&self.s, moves, 0, 1, -1)
-        return [move_to_tuple(&self.s, moves[i]) for i in range(n)]
-
     cdef move_t _find(self, object move) except? 0xFFFF:
         cdef move_t moves[MAXMOVES]
         cdef int n = gen_legal(&self.s, moves)
