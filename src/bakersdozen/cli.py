@@ -157,26 +157,25 @@ def positive_float(text: str) -> float:
     return value
 
 
-def positive_int(text: str) -> int:
-    """argparse type: an integer > 0."""
+def _whole_number(text: str, low: int) -> int:
+    """A whole number in low..2**64-1, or ArgumentTypeError saying so."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 < value < 2**64:
-        raise argparse.ArgumentTypeError(f"must be a whole number in 1..2**64-1, not {text!r}")
+    if not low <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"must be a whole number in {low}..2**64-1, not {text!r}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer in 1..2**64-1."""
+    return _whole_number(text, 1)
 
 
 def seed_int(text: str) -> int:
     """argparse type: a move-order seed, a whole number in 0..2**64-1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"must be a whole number in 0..2**64-1, not {text!r}")
-    return value
+    return _whole_number(text, 0)
 
 
 def add_limit_arguments(parser: argparse.ArgumentParser, time_limit: float | None = 10.0) -> None:
