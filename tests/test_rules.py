@@ -1,4 +1,4 @@
-"""The rules preset against RULES.md's table ("The family (variants)")."""
+"""The rules: the Baker's Dozen preset, knobs by name, impossible combinations."""
 
 from __future__ import annotations
 
@@ -7,18 +7,64 @@ import doctest
 import pytest
 
 from bakersdozen import deals, notation
-from bakersdozen.rules import BAKERS_DOZEN, Build, EmptyColumn, KingsRule
+from bakersdozen.rules import (
+    BAKERS_DOZEN, Build, EmptyColumn, FoundationBuild, KingsRule, MoveUnit, Rules, RulesError,
+    find_rules,
+)
 
 
 def test_bakers_dozen_preset() -> None:
-    # RULES.md: 13 x 4, kings to bottom, down by rank any suit, never filled,
-    # no foundation return.
+    # 13 x 4, kings to the bottom, down by rank in any suit, one card at a
+    # time, empty columns never filled, by suit, no foundation return.
     assert BAKERS_DOZEN.columns == 13
     assert BAKERS_DOZEN.cards_per_column == 4
     assert BAKERS_DOZEN.kings is KingsRule.STABLE
-    assert BAKERS_DOZEN.build is Build.DOWN_ANY_SUIT
-    assert BAKERS_DOZEN.empty_column is EmptyColumn.NEVER
+    assert BAKERS_DOZEN.build is Build.ANY_SUIT
+    assert BAKERS_DOZEN.empty_column is EmptyColumn.NOTHING
     assert BAKERS_DOZEN.foundation_return is False
+    assert BAKERS_DOZEN.moves is MoveUnit.ONE_CARD
+    assert BAKERS_DOZEN.foundation_build is FoundationBuild.BY_SUIT
+    assert BAKERS_DOZEN.start_aces == 0
+
+
+@pytest.mark.parametrize("name", ["bakers_dozen", "Baker's Dozen", "BAKERS-DOZEN", BAKERS_DOZEN])
+def test_find_rules(name: object) -> None:
+    assert find_rules(name) is BAKERS_DOZEN  # type: ignore[arg-type]
+
+
+def test_unknown_game_lists_the_presets() -> None:
+    with pytest.raises(RulesError, match=r"unknown game 'klondike'.*bakers_dozen"):
+        find_rules("klondike")
+
+
+def test_replace_names_the_changed_knobs() -> None:
+    easy = BAKERS_DOZEN.replace(empty_column="any_card", moves="sequence")
+    assert easy.empty_column is EmptyColumn.ANY_CARD and easy.moves is MoveUnit.SEQUENCE
+    assert easy.name == "bakers_dozen+moves=sequence,empty_column=any_card"
+    assert easy.replace(moves="one_card", empty_column="nothing") == BAKERS_DOZEN
+    assert BAKERS_DOZEN.replace() is BAKERS_DOZEN
+    assert BAKERS_DOZEN.replace(kings=KingsRule.SWAP).kings is KingsRule.SWAP
+
+
+@pytest.mark.parametrize(
+    ("knobs", "message"),
+    [
+        ({"colour": "red"}, "unknown knob 'colour'"),
+        ({"build": "diagonal"}, "unknown tableau build 'diagonal'.*any_suit"),
+        ({"columns": 10}, "10 columns of 4 cards and 0 Aces.*40 cards, not the pack's 52"),
+        ({"columns": 14, "cards_per_column": 4}, "columns must be an int 1..13"),
+        ({"foundation_return": 1}, "must be a bool"),
+    ],
+)
+def test_impossible_rules_are_refused(knobs: dict[str, object], message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        BAKERS_DOZEN.replace(**knobs)
+
+
+def test_good_measure_layout_adds_up() -> None:
+    # 10 columns of 5 and two Aces on the foundations: the 52 cards.
+    rules = Rules("good_measure", "Good Measure", columns=10, cards_per_column=5, start_aces=2)
+    assert rules.columns * rules.cards_per_column + rules.start_aces == 52
 
 
 @pytest.mark.parametrize("module", [deals, notation])

@@ -1,80 +1,321 @@
-"""The rules of the game as data.
+"""The rules of the game as data: :class:`Rules`, its knobs, and the presets.
 
-Today there is one preset, :data:`BAKERS_DOZEN`, the rules of RULES.md.  The
-fields name the points on which the family of games listed at the end of
-RULES.md ("The family (variants)") differ, so that later presets (Good
-Measure, Spanish Patience, ...) are new values, not new code paths.
+A :class:`Rules` value is the one source of truth for what a game of the
+Baker's Dozen family is: how many columns are dealt and how many cards
+each gets, what happens to Kings at the deal, what may be built on what,
+what moves, what an empty column takes and how the foundations are built.
+:class:`~bakersdozen.model.Deal`, the board text reader, the deal
+generator, the checker and the engine are all given a :class:`Rules`;
+none of them has the numbers of Baker's Dozen wired in.
+
+The rules of every knob are described in ``docs/rules.md``.  Presets are
+found by name with :func:`find_rules` (names in Freecell Solver's
+snake_case style, e.g. ``"bakers_dozen"``); a knob can be changed on top
+of any preset with :meth:`Rules.replace`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
-__all__ = ["KingsRule", "Build", "EmptyColumn", "Rules", "BAKERS_DOZEN"]
+from .errors import BakersDozenError
+
+__all__ = [
+    "KingsRule",
+    "Build",
+    "MoveUnit",
+    "EmptyColumn",
+    "FoundationBuild",
+    "Rules",
+    "RulesError",
+    "BAKERS_DOZEN",
+    "PRESETS",
+    "find_rules",
+]
+
+#: Cards in the pack: four suits of ranks 1..13.
+PACK_SIZE: Final = 52
 
 
-class KingsRule(enum.Enum):
-    """What happens to Kings at the deal."""
+class RulesError(BakersDozenError, ValueError):
+    """An unknown preset name, an unknown knob value, or an impossible combination."""
 
-    #: Kings go to the bottom of their column, a stable partition (RULES.md).
+
+class _Knob(enum.Enum):
+    """A knob value; ``str()`` is its name as written on the command line."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+    @classmethod
+    def parse(cls, text: str) -> Any:
+        """The value named *text* (``"any_suit"``; ``-`` and case are ignored).
+
+        Raises
+        ------
+        RulesError
+            If *text* names no value; the message lists the values.
+        """
+        key = str(text).strip().lower().replace("-", "_")
+        for member in cls:
+            if member.value == key:
+                return member
+        choices = ", ".join(m.value for m in cls)
+        raise RulesError(f"unknown {cls._knob_name()} {text!r}: choose one of {choices}")
+
+    @classmethod
+    def _knob_name(cls) -> str:
+        return cls.__name__
+
+
+class KingsRule(_Knob):
+    """What happens to Kings when the cards are dealt."""
+
+    #: Each King not at the bottom of its column goes there; the other cards
+    #: keep their order, and so do the Kings (a stable partition).
     STABLE = "stable"
-    #: PySol/KPat: each King is swapped with the lowest non-King below it.
+    #: PySol's and KPat's rule: each King is swapped with the lowest non-King
+    #: beneath it, which reorders the other cards.
     SWAP = "swap"
     #: Kings stay where they are dealt.
     NONE = "none"
 
-
-class Build(enum.Enum):
-    """How cards are built on the tableau."""
-
-    #: Down by one rank, any suit (any 7 on any 8).
-    DOWN_ANY_SUIT = "down, any suit"
-    #: Down by one rank in alternating colours.
-    DOWN_ALTERNATE_COLOURS = "down, alternate colours"
+    @classmethod
+    def _knob_name(cls) -> str:
+        return "kings rule"
 
 
-class EmptyColumn(enum.Enum):
-    """What may be placed in an empty column."""
+class Build(_Knob):
+    """What may be put on the top card of a column: always one rank lower, and..."""
 
-    NEVER = "never filled"
-    ANY_CARD = "any single card"
-    KINGS_ONLY = "kings only"
+    #: ... of any suit (any 7 on any 8).
+    ANY_SUIT = "any_suit"
+    #: ... of the other colour (red on black, black on red).
+    ALTERNATE_COLOURS = "alternate_colours"
+    #: ... of the same suit.
+    SAME_SUIT = "same_suit"
+    #: ... of any suit but the card's own.
+    OTHER_SUIT = "other_suit"
+
+    @classmethod
+    def _knob_name(cls) -> str:
+        return "tableau build"
+
+
+class MoveUnit(_Knob):
+    """What one move may carry from a column."""
+
+    #: Exactly one card, the top card.
+    ONE_CARD = "one_card"
+    #: The top card or a built sequence ending in it, any length, as a unit.
+    SEQUENCE = "sequence"
+    #: A built sequence of at most ``2**e`` cards, ``e`` the empty columns
+    #: that could hold a card (not counting the target): PySol's "supermove",
+    #: the sequence a player could move one card at a time through them.
+    SUPERMOVE = "supermove"
+
+    @classmethod
+    def _knob_name(cls) -> str:
+        return "move unit"
+
+
+class EmptyColumn(_Knob):
+    """What an empty column takes."""
+
+    #: Nothing: once empty, a column stays empty.
+    NOTHING = "nothing"
+    #: Any card (or, where sequences move, any sequence).
+    ANY_CARD = "any_card"
+    #: Only a King (or a sequence whose bottom card is a King).
+    KINGS_ONLY = "kings_only"
+
+    @classmethod
+    def _knob_name(cls) -> str:
+        return "empty column rule"
+
+
+class FoundationBuild(_Knob):
+    """How the four foundations are built up from the Aces."""
+
+    #: Each foundation takes one suit, Ace to King.
+    BY_SUIT = "by_suit"
+    #: Foundation *i* starts with the Ace of suit *i*, then goes up by one
+    #: rank in alternating colours (PySol's Spanish Patience).
+    ALTERNATE_COLOURS = "alternate_colours"
+    #: Any Ace starts a foundation; then one rank higher, any suit.
+    ANY_SUIT = "any_suit"
+
+    @classmethod
+    def _knob_name(cls) -> str:
+        return "foundation build"
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """A member of the Baker's Dozen family.
+    """A member of the Baker's Dozen family of games.
 
     Attributes
     ----------
     name : str
-        The game's name.
+        The preset's name (``"bakers_dozen"``), or the preset's name with
+        ``"+"`` and the changed knobs for a variation of it.
+    title : str
+        The game's name for people ("Baker's Dozen").
     columns : int
-        Number of tableau columns.
+        Columns of the tableau, 1..13.
     cards_per_column : int
         Cards dealt to each column.
+    start_aces : int
+        Aces on the foundations before play (0..4); the other
+        ``52 - start_aces`` cards are dealt, ``columns * cards_per_column``
+        of them.
     kings : KingsRule
-        King placement at the deal.
+        What happens to Kings at the deal.
     build : Build
-        Tableau building rule.
+        What may be put on a column's top card.
+    moves : MoveUnit
+        What one move may carry.
     empty_column : EmptyColumn
-        What may fill an empty column.
+        What an empty column takes.
+    foundation_build : FoundationBuild
+        How the foundations are built.
     foundation_return : bool
-        Whether cards may come back from the foundations.
+        Whether the top card of a foundation may come back onto the tableau.
+
+    Raises
+    ------
+    RulesError
+        For a knob of the wrong type or an impossible combination (a layout
+        that does not hold the pack, more than 13 columns).
     """
 
     name: str
+    title: str
     columns: int = 13
     cards_per_column: int = 4
+    start_aces: int = 0
     kings: KingsRule = KingsRule.STABLE
-    build: Build = Build.DOWN_ANY_SUIT
-    empty_column: EmptyColumn = EmptyColumn.NEVER
+    build: Build = Build.ANY_SUIT
+    moves: MoveUnit = MoveUnit.ONE_CARD
+    empty_column: EmptyColumn = EmptyColumn.NOTHING
+    foundation_build: FoundationBuild = FoundationBuild.BY_SUIT
     foundation_return: bool = False
 
+    def __post_init__(self) -> None:
+        for field, kind in (
+            ("kings", KingsRule), ("build", Build), ("moves", MoveUnit),
+            ("empty_column", EmptyColumn), ("foundation_build", FoundationBuild),
+        ):
+            value = getattr(self, field)
+            if not isinstance(value, kind):
+                object.__setattr__(self, field, kind.parse(value))
+        for field, low, high in (("columns", 1, 13), ("cards_per_column", 1, PACK_SIZE),
+                                 ("start_aces", 0, 4)):
+            value = getattr(self, field)
+            if type(value) is not int or not low <= value <= high:
+                raise RulesError(f"Rules.{field} must be an int {low}..{high}, not {value!r}")
+        if type(self.foundation_return) is not bool:
+            raise RulesError(f"Rules.foundation_return must be a bool, not {self.foundation_return!r}")
+        dealt = self.columns * self.cards_per_column
+        if dealt + self.start_aces != PACK_SIZE:
+            raise RulesError(
+                f"{self.name}: {self.columns} columns of {self.cards_per_column} cards "
+                f"and {self.start_aces} Aces on the foundations make "
+                f"{dealt + self.start_aces} cards, not the pack's {PACK_SIZE}"
+            )
 
-#: Baker's Dozen as RULES.md defines it: 13 columns of 4, Kings to the bottom
-#: (stable), build down by rank in any suit, empty columns never filled, no
-#: card back from a foundation.
-BAKERS_DOZEN: Final = Rules("Baker's Dozen")
+    @property
+    def knobs(self) -> dict[str, object]:
+        """Every knob by name, JSON-ready (enums as their names): what JSON output shows."""
+        return {
+            "columns": self.columns,
+            "cards_per_column": self.cards_per_column,
+            "start_aces": self.start_aces,
+            "kings": self.kings.value,
+            "build": self.build.value,
+            "moves": self.moves.value,
+            "empty_column": self.empty_column.value,
+            "foundation_build": self.foundation_build.value,
+            "foundation_return": self.foundation_return,
+        }
+
+    def replace(self, **knobs: object) -> Rules:
+        """These rules with some knobs changed; the name records the change.
+
+        Parameters
+        ----------
+        **knobs
+            Field names of :class:`Rules` and their new values; enum values
+            may be given by name (``build="same_suit"``).
+
+        Raises
+        ------
+        RulesError
+            For an unknown knob, a bad value, or an impossible combination.
+        """
+        unknown = sorted(set(knobs) - set(self.knobs))
+        if unknown:
+            raise RulesError(
+                f"unknown knob {unknown[0]!r}: the knobs are {', '.join(self.knobs)}"
+            )
+        changed = {k: v for k, v in knobs.items() if getattr(self, k) != v}
+        if not changed:
+            return self
+        try:
+            result = dataclasses.replace(self, **changed)  # type: ignore[arg-type]
+        except RulesError:
+            raise
+        base = self.name.split("+", 1)[0]
+        preset = PRESETS.get(base)
+        differs = [
+            f"{k}={v}" for k, v in result.knobs.items()
+            if preset is None or preset.knobs[k] != v
+        ]
+        name = base + ("+" + ",".join(differs) if differs else "")
+        return dataclasses.replace(result, name=name)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+#: Baker's Dozen (PySol game 31; Freecell Solver ``bakers_dozen``): 13
+#: columns of 4, each King moved to the bottom of its column (stable rule),
+#: build down by one rank in any suit, one card at a time, empty columns
+#: never filled, foundations by suit, nothing comes back from them.
+BAKERS_DOZEN: Final = Rules("bakers_dozen", "Baker's Dozen")
+
+#: The presets by name.
+PRESETS: Final[dict[str, Rules]] = {rules.name: rules for rules in (BAKERS_DOZEN,)}
+
+
+def find_rules(name: str | Rules) -> Rules:
+    """The preset called *name* (a :class:`Rules` is returned as it is).
+
+    Parameters
+    ----------
+    name : str or Rules
+        A preset name such as ``"bakers_dozen"``; case, spaces, ``-`` and
+        ``'`` are ignored (``"Baker's Dozen"`` works).
+
+    Raises
+    ------
+    RulesError
+        If there is no such preset; the message lists the presets.
+    """
+    if isinstance(name, Rules):
+        return name
+    if not isinstance(name, str):
+        raise RulesError(f"a game is named by a str, not {type(name).__name__}")
+    key = name.strip().lower().replace("'", "").replace("-", "_").replace(" ", "_")
+    try:
+        return PRESETS[key]
+    except KeyError:
+        raise RulesError(
+            f"unknown game {name!r}: the presets are {', '.join(PRESETS)}"
+        ) from None
