@@ -128,7 +128,7 @@ def test_card_already_on_foundation() -> None:
 def test_king_onto_nothing() -> None:
     # A King (top rank) can never go onto another column: nothing is higher.
     deal = Deal.from_text("Foundations: C-A D-A H-A S-A\n2C\n2D\n2H\n2S\n", ranks=2)
-    with pytest.raises(IllegalMoveError, match="one rank higher"):
+    with pytest.raises(IllegalMoveError, match="2C is a King.*a King never goes onto another card"):
         check(deal, ["2C 1>2"])
 
 
@@ -163,3 +163,10 @@ def test_checker_agrees_with_reference(deal: Deal, seed: int) -> None:
 
 def test_foundation_constant() -> None:
     assert FOUNDATION == 0
+
+
+def test_a_bare_string_is_refused() -> None:
+    deal = Deal.from_text(TINY, ranks=2)
+    with pytest.raises(TypeError, match=r"not a single str.*write \['AD 1>F'\]"):
+        check(deal, "AD 1>F")  # type: ignore[arg-type]
+

@@ -8,7 +8,7 @@ from pysol_cards.deal_game import Game
 from pysol_cards.random_base import RandomBase
 
 from bakersdozen import BakersDozenError, Card, Deal
-from bakersdozen.deals import pysol_deal, stable_kings, swap_kings
+from bakersdozen.rules import stable_kings, swap_kings
 
 
 def oracle(number: int) -> str:
@@ -27,7 +27,7 @@ NUMBERS = (
 
 @pytest.mark.parametrize("number", NUMBERS)
 def test_matches_pysol_cards(number: int) -> None:
-    assert pysol_deal(number).to_text() == oracle(number)
+    assert Deal.pysol(number).to_text() == oracle(number)
 
 
 def test_deal_24_published_check_value() -> None:
@@ -47,7 +47,7 @@ def test_deal_1_matches_notation_md() -> None:
 @pytest.mark.parametrize("number", [0, -1, 2**64, 10**20, "24", 24.0, True, None])
 def test_out_of_range(number: object) -> None:
     with pytest.raises(BakersDozenError) as info:
-        pysol_deal(number)  # type: ignore[arg-type]
+        Deal.pysol(number)  # type: ignore[arg-type]
     assert isinstance(info.value, ValueError)
     assert repr(number) in str(info.value)
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bakersdozen import FOUNDATION, Card, Deal, Move, ParseError, Suit
-from conftest import positions
+from conftest import DEAL_1, positions
 from reference import pack, stable_deal
 
 cards = st.builds(Card, st.integers(1, 13), st.sampled_from(list(Suit)))
@@ -175,3 +175,41 @@ def test_move_from_text_fuzz(text: str) -> None:
 def test_card_refuses_a_bool_rank() -> None:
     with pytest.raises(ValueError, match="rank"):
         Card(True, Suit.CLUBS)  # type: ignore[arg-type]
+
+
+# -- rules and input bounds (the architecture issue's "API edges") ----------------
+
+
+def test_deal_carries_its_rules() -> None:
+    from bakersdozen import BAKERS_DOZEN
+
+    deal = Deal.pysol(1)
+    assert deal.rules is BAKERS_DOZEN
+    assert Deal.pysol(1, game="bakers_dozen") == deal
+    assert eval(repr(deal)) == deal  # noqa: S307 - the repr round-trip
+
+
+def test_deal_refuses_a_layout_the_reader_refuses() -> None:
+    # A full pack dealt 10 x 5 is not a Baker's Dozen layout, whether it
+    # comes from text or from the constructor.
+    cards = [Card.from_index(i) for i in range(52)]
+    ten = [tuple(cards[i::10]) for i in range(10)]
+    ten = [tuple(sorted(c, key=lambda x: x.rank != 13)) for c in ten]
+    with pytest.raises(ValueError, match="has 13 columns, not 10"):
+        Deal(tuple(ten))
+    with pytest.raises(ValueError, match="at most 13 columns, not 14"):
+        Deal(tuple([()] * 14), (13, 13, 13, 13))
+
+
+def test_one_as_a_rank_names_both_readings() -> None:
+    with pytest.raises(ParseError, match=r"'1D'.*Ace \('AD'\).*ten.*'TD' or '10D'"):
+        Card.from_text("1D")
+    with pytest.raises(ParseError, match="ambiguous card '1h'"):
+        Deal.from_text(DEAL_1.replace("AH", "1h"))
+
+
+def test_huge_column_number_is_a_parse_error() -> None:
+    with pytest.raises(ParseError, match="not in 1..13"):
+        Move.from_text("7C " + "9" * 60 + ">2")
+    with pytest.raises(ParseError, match="a few characters"):
+        Move.from_text("7C " + "9" * 5000 + ">2")

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bakersdozen import Card, Deal, ParseError, Suit
-from bakersdozen.notation import parse_board, stable_kings
+from bakersdozen import parse_board
+from bakersdozen.rules import stable_kings
 from conftest import DEAL_1, positions
 
 LINES = DEAL_1.splitlines()
@@ -310,3 +311,20 @@ def test_pretty() -> None:
     assert "foundations" in pretty[-1]
     mid = Deal.from_text(MID_GAME).pretty()
     assert "♣ 2" in mid and "♦ A" in mid
+
+
+def test_huge_input_is_refused_at_once() -> None:
+    # A board is under 1 KB; a megabyte of newlines or one long line of
+    # cards fails at once instead of being tokenised.
+    import time
+
+    for text in ("\n" * 1_000_000, "AH " * 400_000):
+        start = time.perf_counter()
+        with pytest.raises(ParseError, match="a board is under 1 KB"):
+            parse_board(text)
+        assert time.perf_counter() - start < 1.0
+
+
+def test_board_of_another_game_size_is_refused_by_name() -> None:
+    message = error(DEAL_1.replace("KC TH AH 6S", "KC TH\nAH 6S"))
+    assert "Baker's Dozen has 13" in message

@@ -1,11 +1,13 @@
 """bakersdozen: a solver for the solitaire game Baker's Dozen.
 
-The public API (rules in RULES.md, formats in NOTATION.md):
+The public API (the rules and formats are described in the repository's ``docs/``):
 
 - :class:`Card`, :class:`Suit`: card values;
-- :class:`Deal`: a position (13 columns bottom → top, foundations), with
+- :class:`Rules`, :func:`find_rules`, :data:`BAKERS_DOZEN`: the game's rules;
+- :class:`Deal`: a position (columns bottom → top, foundations), with
   :meth:`Deal.from_text` / :meth:`Deal.to_text` (board text),
-  :meth:`Deal.pysol` (PySol deal numbers) and :meth:`Deal.legal_moves`;
+  :func:`parse_board` and :meth:`Deal.pysol` (PySol deal numbers);
+- :func:`legal_moves`: every legal move of a position, from the engine;
 - :class:`Move` and :data:`FOUNDATION`: one move, ``"7C 1>2"``, ``"AS 3>F"``;
 - :func:`check`: an independent replay of a move list;
 - :func:`solve`, :class:`Solution`, :class:`Verdict`: the solver;
@@ -21,8 +23,9 @@ from importlib.metadata import PackageNotFoundError, version
 from .cards import Card, Suit
 from .check import CheckResult, check
 from .errors import BakersDozenError, IllegalMoveError, ParseError
-from .model import FOUNDATION, Deal, Move
-from .solver import Solution, Verdict, solve
+from .model import FOUNDATION, Deal, Move, parse_board
+from .rules import BAKERS_DOZEN, Rules, RulesError, find_rules
+from .solver import Solution, Verdict, legal_moves, solve
 from .survey import Summary, SurveyRecord, parse_deal_range, summarize, survey
 
 try:
@@ -36,6 +39,12 @@ __all__ = [
     "Move",
     "Deal",
     "FOUNDATION",
+    "parse_board",
+    "legal_moves",
+    "Rules",
+    "RulesError",
+    "find_rules",
+    "BAKERS_DOZEN",
     "check",
     "CheckResult",
     "solve",

@@ -37,7 +37,7 @@ _SUIT_ALIASES: Final = {
     "S": 3, "♠": 3, "♤": 3,
 }
 _RANK_ALIASES: Final = {
-    "A": 1, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8,
+    "A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8,
     "9": 9, "T": 10, "10": 10, "J": 11, "Q": 12, "K": 13,
 }
 
@@ -123,18 +123,27 @@ class Card:
     def from_text(cls, text: str) -> Card:
         """Parse a card as written in board text.
 
-        Accepts a rank (``A 2 .. 9 T J Q K``, or ``10``/``1``) followed by a
+        Accepts a rank (``A 2 .. 9 T J Q K``, or ``10``) followed by a
         suit letter (``C D H S``) or symbol (``♣ ♦ ♥ ♠``), in any case:
-        ``"TH"``, ``"10h"``, ``"7♣"``.
+        ``"TH"``, ``"10h"``, ``"7♣"``.  A rank ``1`` is refused: it is read
+        as an Ace by some programs and is a common slip for ``10``.
 
         Raises
         ------
         ParseError
             If *text* is not a card; the message quotes it.
         """
+        if not isinstance(text, str):
+            raise ParseError(f"a card must be given as str, not {type(text).__name__}")
         token = text.strip()
-        if len(token) < 2:
-            raise ParseError(f"not a card: {text!r}")
+        if len(token) < 2 or len(token) > 3:
+            raise ParseError(f"not a card: {text[:20]!r}")
+        if token[:-1] == "1" and token[-1].upper() in _SUIT_ALIASES:
+            suit_letter = _SUIT_LETTERS[_SUIT_ALIASES[token[-1].upper()]]
+            raise ParseError(
+                f"ambiguous card {text!r}: rank '1' could mean an Ace ('A{suit_letter}') "
+                f"or a ten missing its 0 ('T{suit_letter}' or '10{suit_letter}'); write one of those"
+            )
         rank = _RANK_ALIASES.get(token[:-1].upper())
         suit = _SUIT_ALIASES.get(token[-1].upper())
         if rank is None or suit is None:

@@ -1,12 +1,13 @@
 """An independent replay of a move list: is every move legal, is it won?
 
-This module re-implements the rules of RULES.md ("Play") in plain Python and
-shares nothing with the compiled engine (``bakersdozen._core``) or
+This module re-implements the rules of play (``docs/rules.md``) in plain
+Python and shares nothing with the compiled engine or
 :mod:`bakersdozen.solver`, only the card vocabulary
-(:mod:`bakersdozen.cards`, :mod:`bakersdozen.model`), so that a solution
-found by the engine can be verified by code that did not find it.
+(:mod:`bakersdozen.cards`, :mod:`bakersdozen.model`) and the rules as data
+(:mod:`bakersdozen.rules`), so that a solution found by the engine can be
+verified by code that did not find it.
 
-The rules it enforces, one move at a time:
+The rules it enforces for Baker's Dozen, one move at a time:
 
 - exactly one card moves, and it must be the top card of its source column;
 - to a foundation only if it is the next rank of its suit there (Ace first);
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from .cards import RANK_NAMES, Card
 from .errors import IllegalMoveError, ParseError
 from .model import FOUNDATION, Deal, Move
+from .rules import BAKERS_DOZEN, Rules, RulesError
 
 __all__ = ["CheckResult", "check"]
 
@@ -36,7 +38,7 @@ class CheckResult:
     position : Deal
         The position after the last move.
     won : bool
-        True if *position* has every card on the foundations (RULES.md, "End").
+        True if *position* has every card on the foundations.
     moves : int
         Number of moves replayed.
     """
@@ -87,6 +89,12 @@ def _reason(
     if not target:
         return f"column {move.target} is empty, and empty columns are never filled"
     if target[-1].rank != card.rank + 1:
+        if card.rank == ranks:
+            return (
+                f"{card} cannot go onto {target[-1]} in column {move.target}: "
+                f"{card} is a King (the pack's top rank), and a King never goes onto "
+                "another card"
+            )
         return (
             f"{card} cannot go onto {target[-1]} in column {move.target}: "
             f"a card goes only onto a card one rank higher (any {_rank_name(card.rank + 1)})"
@@ -94,8 +102,21 @@ def _reason(
     return None
 
 
+#: The play knobs the checker implements, by value (Baker's Dozen's).
+_PLAY_KNOBS = ("build", "moves", "empty_column", "foundation_build", "foundation_return")
+
+
+def _supported(rules: Rules) -> None:
+    for knob in _PLAY_KNOBS:
+        if getattr(rules, knob) != getattr(BAKERS_DOZEN, knob):
+            raise RulesError(
+                f"check() does not yet play {knob}={getattr(rules, knob)} ({rules.name}); "
+                f"it plays {knob}={getattr(BAKERS_DOZEN, knob)}"
+            )
+
+
 def check(deal: Deal, moves: Iterable[Move | str]) -> CheckResult:
-    """Replay *moves* from *deal* under the rules of RULES.md.
+    """Replay *moves* from *deal* under the rules of its game (``deal.rules``).
 
     Parameters
     ----------
@@ -118,10 +139,21 @@ def check(deal: Deal, moves: Iterable[Move | str]) -> CheckResult:
         its 0-based position in *moves* and the message quotes the move and
         gives the reason.
     TypeError
-        If *deal* is not a :class:`Deal`.
+        If *deal* is not a :class:`Deal`, or *moves* is a single str (it
+        would be read one character at a time) or not iterable.
+    RulesError
+        If the deal's game has a play rule the checker does not implement.
     """
     if not isinstance(deal, Deal):
         raise TypeError(f"check() needs a Deal, not {type(deal).__name__}")
+    if isinstance(moves, (str, bytes)):
+        raise TypeError(
+            f"check() needs a list of moves, not a single {type(moves).__name__} "
+            f"({moves[:40]!r}); write [{moves[:40]!r}]"
+        )
+    if not isinstance(moves, Iterable):
+        raise TypeError(f"check() needs an iterable of moves, not {type(moves).__name__}")
+    _supported(deal.rules)
     columns = [list(column) for column in deal.columns]
     foundations = list(deal.foundations)
     count = 0
@@ -148,6 +180,7 @@ def check(deal: Deal, moves: Iterable[Move | str]) -> CheckResult:
         tuple(tuple(column) for column in columns),
         (foundations[0], foundations[1], foundations[2], foundations[3]),
         deal.ranks,
+        deal.rules,
     )
     won = all(top == deal.ranks for top in foundations) and not any(columns)
     return CheckResult(position, won, count)

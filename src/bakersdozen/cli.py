@@ -30,7 +30,7 @@ EXIT_BAD_INPUT = 2
 EXIT_UNKNOWN = 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
-KINGS_NOTE = "note: kings moved to the bottom (stable rule, RULES.md)"
+KINGS_NOTE = "note: kings moved to the bottom (the stable Kings rule of the deal)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +93,7 @@ def read_board(path: str, stdin: TextIO | None = None) -> tuple[Deal, bool]:
     deal : Deal
     kings_moved : bool
         True if the stable Kings rule was applied (see
-        :func:`bakersdozen.notation.parse_board`).
+        :func:`bakersdozen.parse_board`).
 
     Raises
     ------
@@ -101,7 +101,7 @@ def read_board(path: str, stdin: TextIO | None = None) -> tuple[Deal, bool]:
         If the file cannot be read or parsed; the message starts with the
         file name (``<stdin>`` for ``-``).
     """
-    from .notation import parse_board
+    from .model import parse_board
 
     name = "<stdin>" if path == "-" else path
     text = read_text(path, stdin)
@@ -120,9 +120,7 @@ def _deal_arguments(parser: argparse.ArgumentParser) -> None:
 
 @command("deal", "print PySol deal N as board text", _deal_arguments)
 def _deal(args: argparse.Namespace) -> int:
-    from .deals import pysol_deal
-
-    deal = pysol_deal(args.number)
+    deal = Deal.pysol(args.number)
     sys.stdout.write(deal.to_text())
     return EXIT_OK
 
@@ -232,10 +230,8 @@ _VERDICT_EXIT = {
 
 @command("solve", "solve a board file or a PySol deal", _solve_arguments)
 def _solve(args: argparse.Namespace) -> int:
-    from .deals import pysol_deal
-
     if args.deal is not None:
-        deal, kings_moved = pysol_deal(args.deal), False
+        deal, kings_moved = Deal.pysol(args.deal), False
     else:
         deal, kings_moved = read_board(args.file)
     if kings_moved:

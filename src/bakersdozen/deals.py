@@ -1,9 +1,11 @@
-"""PySol deal numbers for Baker's Dozen, and the two Kings rules.
+"""PySol deal numbers for Baker's Dozen.
 
-"Deal N" (NOTATION.md) is the layout PySol and PySolFC deal for game number
-N, which is also what the ``pysol_cards`` package prints with
-``RandomBase.DEALS_PYSOL``.  It is reproduced here from the algorithm, not
-from PySol's code:
+"Deal N" is the layout PySol deals for game number N (``docs/notation.md``).
+For N up to 32000 that is also PySolFC's layout; above 32000 it is **old
+PySol's** numbering, which the ``pysol_cards`` package prints with
+``RandomBase.DEALS_PYSOL``: PySolFC switched to another generator there
+(Mersenne Twister), so its layouts of those numbers differ.  The layout is
+reproduced here from the algorithm, not from PySol's code:
 
 1. The pack.  For N <= 32000 the 52 cards are in rank-major order, within a
    rank clubs, diamonds, hearts, spades (the Microsoft FreeCell order; it is
@@ -22,7 +24,8 @@ from PySol's code:
    ``j`` a random integer in ``[0, i]``.
 4. The deal: card ``k`` of the shuffled pack goes to column ``k mod 13``
    (columns 1..13), so each column gets 4 cards, bottom first.
-5. PySol's *swap* Kings rule, column by column (:func:`swap_kings`).
+5. PySol's *swap* Kings rule, column by column
+   (:func:`bakersdozen.rules.swap_kings`).
 
 Deal numbers run from 1 to ``2**64 - 1``, the seed range of the 64-bit
 generator (``pysol_cards`` refuses anything else).
@@ -30,15 +33,16 @@ generator (``pysol_cards`` refuses anything else).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 from .cards import KING, Card, Suit
 from .errors import BakersDozenError
-from .model import MAX_COLUMNS, Deal
-from .notation import stable_kings
+from .rules import BAKERS_DOZEN, Rules, RulesError, swap_kings
 
-__all__ = ["MAX_DEAL", "MS_DEALS", "pysol_deal", "pysol_columns", "stable_kings", "swap_kings"]
+__all__ = ["MAX_DEAL", "MS_DEALS", "DealNumberError", "pysol_columns", "pysol_layout"]
+
+#: Columns of the layout, each a tuple of cards bottom → top.
+Columns = tuple[tuple[Card, ...], ...]
 
 #: Deals 1..MS_DEALS use the Microsoft FreeCell generator.
 MS_DEALS: Final = 32000
@@ -53,47 +57,6 @@ _PYSOL_SUITS: Final = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
 
 class DealNumberError(BakersDozenError, ValueError):
     """A PySol deal number outside ``1..MAX_DEAL``."""
-
-
-def swap_kings(column: Sequence[Card], top_rank: int = KING) -> tuple[Card, ...]:
-    """Apply PySol's *swap* Kings rule (RULES.md, "How other programs differ").
-
-    Kings are taken from the bottom up; each King that has a non-King below
-    it is swapped with the lowest such non-King (nearest the bottom).  The
-    other cards change order, unlike :func:`stable_kings`.
-
-    Parameters
-    ----------
-    column : sequence of Card
-        One column, bottom → top.
-    top_rank : int, default 13
-        The rank treated as King.
-
-    Returns
-    -------
-    tuple of Card
-        The column after the rule, bottom → top.
-
-    Examples
-    --------
-    The columns of RULES.md's examples, which the stable rule orders
-    differently:
-
-    >>> from bakersdozen.cards import Card
-    >>> col = [Card.from_text(t) for t in "A♣ 2♦ K♠ 3♥".split()]
-    >>> " ".join(str(c) for c in swap_kings(col))
-    'KS 2D AC 3H'
-    >>> col = [Card.from_text(t) for t in "5♣ K♥ 9♦ K♠".split()]
-    >>> " ".join(str(c) for c in swap_kings(col))
-    'KH KS 9D 5C'
-    """
-    cards = list(column)
-    for i in [i for i, card in enumerate(cards) if card.rank == top_rank]:
-        for j in range(i):
-            if cards[j].rank != top_rank:
-                cards[i], cards[j] = cards[j], cards[i]
-                break
-    return tuple(cards)
 
 
 def _check_number(number: int) -> None:
@@ -122,7 +85,7 @@ def _shuffled_pack(number: int) -> list[Card]:
     return pack
 
 
-def pysol_columns(number: int) -> tuple[tuple[Card, ...], ...]:
+def pysol_columns(number: int) -> Columns:
     """PySol's deal *number* before any Kings rule: 13 columns, bottom → top.
 
     Raises
@@ -133,30 +96,43 @@ def pysol_columns(number: int) -> tuple[tuple[Card, ...], ...]:
     """
     _check_number(number)
     pack = _shuffled_pack(number)
-    return tuple(tuple(pack[c::MAX_COLUMNS]) for c in range(MAX_COLUMNS))
+    columns = BAKERS_DOZEN.columns
+    return tuple(tuple(pack[c::columns]) for c in range(columns))
 
 
-def pysol_deal(number: int) -> Deal:
-    """PySol's (and PySolFC's) Baker's Dozen deal *number*, exactly.
+def pysol_layout(number: int, rules: Rules = BAKERS_DOZEN) -> Columns:
+    """PySol's layout of deal *number* for the game *rules*: the columns, bottom → top.
 
     Parameters
     ----------
     number : int
         The deal number, ``1 <= number <= 2**64 - 1``.
+    rules : Rules
+        The game.  PySol lays out Baker's Dozen deals with its *swap* Kings
+        rule (not the stable rule: a deal number defines a layout only
+        together with PySol's own King placement), whatever the game's own
+        :attr:`~bakersdozen.rules.Rules.kings` says for typed-in layouts.
 
     Returns
     -------
-    Deal
-        13 columns of 4 cards with PySol's swap Kings rule applied (not the
-        stable rule: a deal number defines a layout only together with
-        PySol's own King placement, RULES.md).  Source of the algorithm:
-        PySol's generators as described in the module docstring; checked
-        against the ``pysol_cards`` package in the tests.
+    tuple of tuple of Card
+        13 columns of 4 cards.  Source of the algorithm: PySol's generators
+        as described in the module docstring; checked against the
+        ``pysol_cards`` package in the tests.
 
     Raises
     ------
     DealNumberError
         If *number* is out of range or not an int.
+    RulesError
+        For a game whose PySol numbering is not implemented (today only
+        Baker's Dozen's layout is; the play knobs do not change a layout).
     """
-    columns = tuple(swap_kings(column) for column in pysol_columns(number))
-    return Deal(columns)
+    layout = (rules.columns, rules.cards_per_column, rules.start_aces)
+    if layout != (BAKERS_DOZEN.columns, BAKERS_DOZEN.cards_per_column, BAKERS_DOZEN.start_aces):
+        raise RulesError(
+            f"PySol deal numbers are implemented for Baker's Dozen's layout (13 columns "
+            f"of 4) only, not for {rules.name}'s {rules.columns} columns of "
+            f"{rules.cards_per_column}"
+        )
+    return tuple(swap_kings(column) for column in pysol_columns(number))

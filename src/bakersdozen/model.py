@@ -1,13 +1,14 @@
 """Moves and positions: the :class:`Move` and :class:`Deal` value types.
 
-A :class:`Deal` is one position of Baker's Dozen (RULES.md): up to 13
-columns of cards, each listed bottom → top, plus the four foundations.  It
+A :class:`Deal` is one position of a game of the Baker's Dozen family (its
+:class:`~bakersdozen.rules.Rules`; Baker's Dozen by default): the columns
+of cards, each listed bottom → top, plus the four foundations.  It
 represents both an initial layout and any mid-game position.  A
 :class:`Move` names one card, the column it leaves and where it goes.
 
-Columns are numbered 1..13 in the order of the board text lines
-(NOTATION.md): column 1 is the first line.  :data:`FOUNDATION` (``0``) is the
-target of a move to the card's own foundation.
+Columns are numbered 1, 2, ... in the order of the board text lines
+(``docs/notation.md``): column 1 is the first line.  :data:`FOUNDATION`
+(``0``) is the target of a move to the card's own foundation.
 """
 
 from __future__ import annotations
@@ -17,18 +18,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, cast
 
+from . import deals, notation
 from .cards import KING, Card, Suit
 from .errors import ParseError
+from .rules import BAKERS_DOZEN, PRESETS, KingsRule, Rules, find_rules
 
-__all__ = ["FOUNDATION", "MAX_COLUMNS", "Move", "Deal"]
+__all__ = ["FOUNDATION", "MAX_COLUMNS", "Move", "Deal", "parse_board"]
 
 #: A :class:`Move`'s ``target`` when the card goes to its suit's foundation.
 FOUNDATION: Final = 0
 
-#: Baker's Dozen has 13 columns (RULES.md, "The deal").
+#: The most columns a game of the family has (Baker's Dozen's 13); a
+#: :class:`Move` names columns 1..MAX_COLUMNS, a position has at most its
+#: game's :attr:`Rules.columns <bakersdozen.rules.Rules.columns>`.
 MAX_COLUMNS: Final = 13
 
 _FOUNDATION_WORDS: Final = frozenset({"F", "FOUNDATION", "HOME"})
+#: The longest text :meth:`Move.from_text` reads.
+MAX_MOVE_CHARS: Final = 100
 _MOVE_RE: Final = re.compile(r"\s*(\S+)\s+(\S+?)\s*>\s*(\S+)\s*", re.UNICODE)
 
 
@@ -36,6 +43,8 @@ def _column_number(text: str, what: str, original: str) -> int:
     """Read a column number 1..13 written in a move; ParseError otherwise."""
     if not (text.isascii() and text.isdigit()):
         raise ParseError(f"{what} column {text!r} in move {original!r} is not a number 1..13")
+    if len(text) > 3:  # int() of thousands of digits is slow, then refused
+        raise ParseError(f"{what} column {text[:8]!r}... in move {original[:40]!r} is not in 1..13")
     number = int(text)
     if not 1 <= number <= MAX_COLUMNS:
         raise ParseError(f"{what} column {text!r} in move {original!r} is not in 1..13")
@@ -116,6 +125,10 @@ class Move:
         """
         if not isinstance(text, str):
             raise ParseError(f"a move must be given as str, not {type(text).__name__}")
+        if len(text) > MAX_MOVE_CHARS:
+            raise ParseError(
+                f"a move is a few characters ('7C 1>2'), not {len(text)}: {text[:40]!r}..."
+            )
         match = _MOVE_RE.fullmatch(text)
         if match is None:
             raise ParseError(f"not a move: {text!r} (expected e.g. '7C 1>2' or 'AS 3>F')")
@@ -149,15 +162,15 @@ def _as_tuple(value: object, what: str) -> tuple[object, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """A position of Baker's Dozen: columns and foundations.
+    """A position of a game of the Baker's Dozen family: columns and foundations.
 
     Parameters
     ----------
     columns : tuple of tuple of Card
-        At most 13 columns, in board text line order (column 1 first); each
-        column lists its cards **bottom → top** (the last card is the
-        playable one).  An empty tuple is an empty column.  Lists are
-        accepted and stored as tuples.
+        At most ``rules.columns`` columns (13 for Baker's Dozen), in board
+        text line order (column 1 first); each column lists its cards
+        **bottom → top** (the last card is the playable one).  An empty
+        tuple is an empty column.  Lists are accepted and stored as tuples.
     foundations : tuple of 4 int, default (0, 0, 0, 0)
         ``foundations[s]`` is the highest rank on suit *s*'s foundation
         (indexed by :class:`Suit`: clubs, diamonds, hearts, spades), 0 if
@@ -165,36 +178,44 @@ class Deal:
         ``1..foundations[s]`` of that suit.
     ranks : int, default 13
         The pack holds ranks ``1..ranks`` of each of the four suits: 13 for
-        the real game, 3..12 for the reduced packs tests use.
+        the real game, 1..12 for the reduced packs tests use.
+    rules : Rules, default BAKERS_DOZEN
+        The game this is a position of (:mod:`bakersdozen.rules`).
 
     Raises
     ------
     ValueError
-        If the position is not one of the game: more than 13 columns, a
-        card missing, repeated, above ``ranks`` or both in a column and on
-        a foundation, or a top-rank card (a King) above a lower card in a
-        column (RULES.md moves Kings to the bottom at the deal and a King
-        never moves onto anything, so such a column cannot occur).
+        If the position is not one of the game: more columns than the game
+        has, a card missing, repeated, above ``ranks`` or both in a column
+        and on a foundation, or, in a game that moves Kings to the bottom at
+        the deal, a top-rank card (a King) above a lower card in a column (a
+        King never moves onto anything, so such a column cannot occur).
 
     Notes
     -----
-    ``str(deal)`` is :meth:`to_text` (board text, NOTATION.md) and
+    ``str(deal)`` is :meth:`to_text` (board text, ``docs/notation.md``) and
     :meth:`from_text` reads it back; ``repr()`` evaluates to an equal Deal.
     """
 
     columns: tuple[tuple[Card, ...], ...]
     foundations: tuple[int, int, int, int] = (0, 0, 0, 0)
     ranks: int = KING
+    rules: Rules = BAKERS_DOZEN
 
     def __post_init__(self) -> None:
         if type(self.ranks) is not int or not 1 <= self.ranks <= KING:
             raise ValueError(f"Deal.ranks must be an int 1..13, not {self.ranks!r}")
+        if not isinstance(self.rules, Rules):
+            raise ValueError(f"Deal.rules must be a Rules, not {self.rules!r}")
         columns = tuple(_as_tuple(c, "a column") for c in _as_tuple(self.columns, "Deal.columns"))
         foundations = _as_tuple(self.foundations, "Deal.foundations")
         object.__setattr__(self, "columns", columns)
         object.__setattr__(self, "foundations", foundations)
-        if len(columns) > MAX_COLUMNS:
-            raise ValueError(f"a deal has at most {MAX_COLUMNS} columns, not {len(columns)}")
+        if len(columns) > self.rules.columns:
+            raise ValueError(
+                f"a position of {self.rules.title} has at most {self.rules.columns} "
+                f"columns, not {len(columns)}"
+            )
         if len(foundations) != 4:
             raise ValueError(f"Deal.foundations needs 4 ranks (C, D, H, S), not {foundations!r}")
         for suit, top in zip(Suit, foundations):
@@ -220,7 +241,17 @@ class Deal:
                         f"{card.suit.name.lower()} foundation"
                     )
                 seen[card] = number
-            self._check_kings(number, column)  # type: ignore[arg-type]
+            if self.rules.kings is not KingsRule.NONE:
+                self._check_kings(number, column)  # type: ignore[arg-type]
+        initial = sum(tops) <= self.rules.start_aces and max(tops) <= 1
+        if self.ranks == KING and initial and len(columns) != self.rules.columns:
+            # The rule of the board text reader: a full-pack layout with
+            # fewer columns than the game deals is a mangled deal, not a
+            # smaller game.
+            raise ValueError(
+                f"an initial layout of {self.rules.title} has {self.rules.columns} columns, "
+                f"not {len(columns)}"
+            )
         missing = [
             Card(rank, suit)
             for rank in range(1, self.ranks + 1)
@@ -236,9 +267,9 @@ class Deal:
             if card.rank == self.ranks:
                 if below_king:
                     raise ValueError(
-                        f"column {number} has {card} above a lower card; top-rank cards "
-                        "are moved to the bottom at the deal and never move onto "
-                        "another card (RULES.md)"
+                        f"column {number} has {card} above a lower card; "
+                        f"{self.rules.title} moves top-rank cards to the bottom at the "
+                        "deal, and they never move onto another card"
                     )
             else:
                 below_king = True
@@ -246,53 +277,51 @@ class Deal:
     # -- notation -----------------------------------------------------------
 
     @classmethod
-    def from_text(cls, text: str, ranks: int | None = KING) -> Deal:
-        """Read board text (NOTATION.md); see :func:`bakersdozen.notation.parse_board`.
+    def from_text(
+        cls, text: str, ranks: int | None = KING, rules: Rules | str = BAKERS_DOZEN
+    ) -> Deal:
+        """Read board text (``docs/notation.md``); see :func:`parse_board`.
 
         Raises
         ------
         ParseError
             If *text* is not a position; the message gives line and token.
+        RulesError
+            If *rules* names no game.
         """
-        from .notation import parse_board
-
-        return parse_board(text, ranks=ranks)[0]
+        return parse_board(text, ranks=ranks, rules=rules)[0]
 
     def to_text(self) -> str:
-        """Board text in the canonical fc-solve form; see :func:`bakersdozen.notation.format_board`."""
-        from .notation import format_board
-
-        return format_board(self)
+        """Board text in the canonical form; see :func:`bakersdozen.notation.format_board`."""
+        return notation.format_board(self.columns, self.foundations)
 
     def pretty(self) -> str:
         """A tableau view for people; see :func:`bakersdozen.notation.pretty_board`."""
-        from .notation import pretty_board
-
-        return pretty_board(self)
+        return notation.pretty_board(self.columns, self.foundations)
 
     @classmethod
-    def pysol(cls, number: int) -> Deal:
-        """PySol's Baker's Dozen deal *number*; see :func:`bakersdozen.deals.pysol_deal`."""
-        from .deals import pysol_deal
+    def pysol(cls, number: int, game: Rules | str = BAKERS_DOZEN) -> Deal:
+        """PySol's deal *number* of the game *game*; see :func:`bakersdozen.deals.pysol_layout`.
 
-        return pysol_deal(number)
-
-    # -- play ---------------------------------------------------------------
-
-    def legal_moves(self) -> tuple[Move, ...]:
-        """Every legal move in this position, from the compiled engine.
-
-        Returns
-        -------
-        tuple of Move
-            All moves allowed by RULES.md (each top card to its foundation
-            and onto every other non-empty column whose top is one rank
-            higher), in the engine's order.
+        Raises
+        ------
+        DealNumberError
+            If *number* is not an int in ``1..2**64 - 1``.
+        RulesError
+            If *game* names no preset, or its PySol numbering is not implemented.
         """
-        from .solver import legal_moves
+        rules = find_rules(game)
+        return cls(deals.pysol_layout(number, rules), rules=rules)
 
-        moves: tuple[Move, ...] = legal_moves(self)
-        return moves
+    def with_rules(self, rules: Rules | str) -> Deal:
+        """The same cards as a position of the game *rules* (a preset name or Rules).
+
+        Raises
+        ------
+        ValueError
+            If the cards are not a position of that game (too many columns).
+        """
+        return Deal(self.columns, self.foundations, self.ranks, find_rules(rules))
 
     @property
     def is_won(self) -> bool:
@@ -311,4 +340,49 @@ class Deal:
         args = repr(self.to_text())
         if self.ranks != KING:
             args += f", ranks={self.ranks}"
+        if self.rules != BAKERS_DOZEN:
+            preset = PRESETS.get(self.rules.name)
+            args += f", rules={self.rules.name!r}" if preset == self.rules else f", rules={self.rules!r}"
         return f"Deal.from_text({args})"
+
+
+def parse_board(
+    text: str, ranks: int | None = KING, rules: Rules | str = BAKERS_DOZEN
+) -> tuple[Deal, bool]:
+    """Read board text (``docs/notation.md``) into a :class:`Deal`.
+
+    Parameters
+    ----------
+    text : str
+        The board, one line per column (see :mod:`bakersdozen.notation` for
+        what is accepted).
+    ranks : int or None, default 13
+        The pack's top rank (13 for the real game).  ``None`` infers it as
+        the highest rank written, for the reduced packs tests use.
+    rules : Rules or str, default BAKERS_DOZEN
+        The game, or a preset name.
+
+    Returns
+    -------
+    deal : Deal
+        The position.
+    kings_moved : bool
+        True if the text was an initial layout whose Kings were not all at
+        the bottom, so that the game's Kings rule was applied.
+
+    Raises
+    ------
+    ParseError
+        If *text* is not a position of the game; the message gives the line
+        number and the token as written (see
+        :func:`bakersdozen.notation.read_board`).
+    RulesError
+        If *rules* names no game.
+    """
+    game = find_rules(rules)
+    board = notation.read_board(text, game, ranks)
+    try:
+        deal = Deal(board.columns, board.foundations, board.ranks, game)
+    except ValueError as error:  # pragma: no cover - read_board catches every case
+        raise ParseError(f"not a position: {error}") from None
+    return deal, board.kings_moved

@@ -1,7 +1,9 @@
-"""Board text ⇄ :class:`~bakersdozen.model.Deal` (the fc-solve / PySol format).
+"""Board text (the Freecell Solver / PySol format) ⇄ columns and foundations.
 
-The format is described in NOTATION.md.  Reading is tolerant; writing is
-canonical.
+The format is described in ``docs/notation.md``.  Reading is tolerant;
+writing is canonical.  This module works on plain card data, below
+:class:`~bakersdozen.model.Deal`, which builds on it
+(:meth:`Deal.from_text`, :meth:`Deal.to_text`).
 
 Reading (:func:`parse_board`)
 -----------------------------
@@ -17,14 +19,18 @@ Reading (:func:`parse_board`)
   dash, the highest rank on that foundation (``0`` for empty; ``T``, ``10``,
   ``K`` and the other rank names as for cards).  Suits not named are empty;
   a lone ``-`` (what ``pysol_cards`` writes for none) is ignored.
-- A ``Freecells:`` line is accepted only if it is empty (Baker's Dozen has
-  no free cells, RULES.md).
+- A ``Freecells:`` line is accepted only if it is empty (the games of the
+  Baker's Dozen family have no free cells).
 - CRLF or CR line ends, a byte-order mark, leading/trailing spaces.
-- **Kings rule**: if nothing is on the foundations the text is taken as an
-  initial layout and the *stable* Kings rule of RULES.md is applied to any
-  column whose Kings are not at the bottom; :func:`parse_board` reports
-  whether it did.  If some foundation is not empty (a mid-game position)
-  a King above another card is impossible and is refused.
+- At most :data:`MAX_BOARD_CHARS` characters: a board is a few hundred
+  bytes, and anything far larger is refused before it is read.
+- **Kings rule**: if the foundations hold no more than the game puts there
+  before play, the text is taken as an initial layout and the game's Kings
+  rule (:attr:`Rules.kings <bakersdozen.rules.Rules.kings>`) is applied
+  to any column whose Kings are not at the bottom; :func:`read_board`
+  reports whether it did.  Otherwise (a mid-game position) a King above
+  another card is impossible in a game that moves Kings at the deal, and
+  is refused.
 
 Writing (:func:`format_board`)
 ------------------------------
@@ -43,9 +49,19 @@ from typing import Final
 
 from .cards import _RANK_ALIASES, _SUIT_ALIASES, KING, RANK_NAMES, Card, Suit
 from .errors import ParseError
-from .model import MAX_COLUMNS, Deal
+from .rules import BAKERS_DOZEN, KingsRule, Rules, apply_kings_rule, stable_kings
 
-__all__ = ["parse_board", "format_board", "pretty_board", "stable_kings"]
+__all__ = [
+    "BoardText", "MAX_BOARD_CHARS", "read_board", "format_board", "pretty_board", "stable_kings",
+]
+
+#: The longest board text read, in characters.  A board of the full pack is
+#: under 1 KB (52 cards of 2-3 characters, a foundations line); this bound
+#: lets a mistaken file (a log, a binary) fail at once instead of being read.
+MAX_BOARD_CHARS: Final = 16384
+
+#: Columns, each a tuple of cards bottom → top.
+Columns = tuple[tuple[Card, ...], ...]
 
 _FOUNDATION_PREFIX: Final = re.compile(r"(foundations?|founds?|decks)\s*:", re.IGNORECASE)
 _FREECELL_PREFIX: Final = re.compile(r"freecells?\s*:", re.IGNORECASE)
@@ -65,42 +81,6 @@ class _Where:
         return f"line {self.line}, token {self.token} ({self.text!r})"
 
 
-def stable_kings(column: Sequence[Card], top_rank: int = KING) -> tuple[Card, ...]:
-    """Apply the stable Kings rule of RULES.md to one column.
-
-    Every card of rank *top_rank* moves to the bottom; the other cards keep
-    their relative order, and so do the Kings (a stable partition, Kings
-    first).
-
-    Parameters
-    ----------
-    column : sequence of Card
-        One column, bottom → top.
-    top_rank : int, default 13
-        The rank treated as King (the pack's top rank in a reduced pack).
-
-    Returns
-    -------
-    tuple of Card
-        The column after the rule, bottom → top.
-
-    Examples
-    --------
-    The examples of RULES.md ("The deal", item 3):
-
-    >>> from bakersdozen.cards import Card
-    >>> col = [Card.from_text(t) for t in "A♣ 2♦ K♠ 3♥".split()]
-    >>> " ".join(str(c) for c in stable_kings(col))
-    'KS AC 2D 3H'
-    >>> col = [Card.from_text(t) for t in "5♣ K♥ 9♦ K♠".split()]
-    >>> " ".join(str(c) for c in stable_kings(col))
-    'KH KS 5C 9D'
-    """
-    kings = [card for card in column if card.rank == top_rank]
-    others = [card for card in column if card.rank != top_rank]
-    return tuple(kings + others)
-
-
 def _kings_at_bottom(column: Sequence[Card], top_rank: int) -> bool:
     seen_other = False
     for card in column:
@@ -112,8 +92,9 @@ def _kings_at_bottom(column: Sequence[Card], top_rank: int) -> bool:
 
 
 def _parse_rank(text: str) -> int | None:
-    if text == "0":
-        return 0
+    """A foundation's height: ``0`` for none, a rank name, or ``1`` (one card, the Ace)."""
+    if text in ("0", "1"):
+        return int(text)
     return _RANK_ALIASES.get(text.upper())
 
 
@@ -144,39 +125,70 @@ def _parse_foundations(
     return tops, where
 
 
-def parse_board(text: str, ranks: int | None = KING) -> tuple[Deal, bool]:
-    """Read board text (NOTATION.md) into a :class:`Deal`.
+@dataclass(frozen=True, slots=True)
+class BoardText:
+    """What :func:`read_board` read: a position as plain card data.
+
+    Attributes
+    ----------
+    columns : tuple of tuple of Card
+        The columns in line order, each bottom → top.
+    foundations : (int, int, int, int)
+        The highest rank on each suit's foundation (clubs, diamonds, hearts,
+        spades), 0 for none.
+    ranks : int
+        The pack's top rank.
+    kings_moved : bool
+        True if the text was an initial layout whose Kings were not all at
+        the bottom, so that the game's Kings rule was applied.
+    """
+
+    columns: Columns
+    foundations: tuple[int, int, int, int]
+    ranks: int
+    kings_moved: bool
+
+
+def read_board(
+    text: str, rules: Rules = BAKERS_DOZEN, ranks: int | None = KING
+) -> BoardText:
+    """Read board text (``docs/notation.md``) into columns and foundations.
 
     Parameters
     ----------
     text : str
         The board, one line per column (see the module docstring for what
-        is accepted).
+        is accepted); at most :data:`MAX_BOARD_CHARS` characters.
+    rules : Rules
+        The game: how many columns it has, its Kings rule and how many Aces
+        it puts on the foundations before play.
     ranks : int or None, default 13
         The pack's top rank (13 for the real game).  ``None`` infers it as
         the highest rank written, for the reduced packs tests use.
 
     Returns
     -------
-    deal : Deal
-        The position.
-    kings_moved : bool
-        True if the text was an initial layout (nothing on the foundations)
-        whose Kings were not all at the bottom, so that the stable Kings
-        rule of RULES.md was applied.
+    BoardText
 
     Raises
     ------
     ParseError
-        If *text* is not a str or not a position: empty input, an unknown
-        token, a duplicate card (both places named), missing cards (listed),
-        a card both in a column and on a foundation, a card above the top
-        rank, more than 13 columns, a non-empty ``Freecells:`` line, or a
-        King above another card in a mid-game position.  The message gives
-        the line number and the token as written.
+        If *text* is not a str or not a position of the game: too long,
+        empty, an unknown token, a duplicate card (both places named),
+        missing cards (listed), a card both in a column and on a foundation,
+        a card above the top rank, more columns than the game has, a
+        non-empty ``Freecells:`` line, or a King above another card in a
+        mid-game position.  The message gives the line number and the token
+        as written.
     """
     if not isinstance(text, str):
         raise ParseError(f"board text must be a str, not {type(text).__name__}")
+    if len(text) > MAX_BOARD_CHARS:
+        raise ParseError(
+            f"board text of {len(text)} characters: a board is under 1 KB, and at most "
+            f"{MAX_BOARD_CHARS} characters are read"
+        )
+    max_columns = rules.columns
     if ranks is not None and (type(ranks) is not int or not 1 <= ranks <= KING):
         raise ParseError(f"the pack's top rank must be 1..13, not {ranks!r}")
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -206,7 +218,7 @@ def parse_board(text: str, ranks: int | None = KING) -> tuple[Deal, bool]:
             rest = line[match.end():].split()
             if any(token != "-" for token in rest):
                 raise ParseError(
-                    f"line {number}: {line!r}: Baker's Dozen has no free cells (RULES.md)"
+                    f"line {number}: {line!r}: {rules.title} has no free cells"
                 )
             continue
         if line == "":
@@ -218,7 +230,9 @@ def parse_board(text: str, ranks: int | None = KING) -> tuple[Deal, bool]:
         for index, token in enumerate(line.split(), 1):
             try:
                 card = Card.from_text(token)
-            except ParseError:
+            except ParseError as error:
+                if "ambiguous" in str(error):
+                    raise ParseError(f"line {number}, token {index}: {error}") from None
                 raise ParseError(
                     f"line {number}, token {index}: unknown token {token!r} "
                     "(a card is a rank A 2..9 T J Q K and a suit C D H S, e.g. 'TH')"
@@ -227,18 +241,20 @@ def parse_board(text: str, ranks: int | None = KING) -> tuple[Deal, bool]:
         column_lines.append((number, cards))
 
     # Blank lines before the first and after the last column line are ignored.
-    while column_lines and column_lines[0][1] is None:
-        column_lines.pop(0)
-    while column_lines and column_lines[-1][1] is None:
-        column_lines.pop()
+    first = next((i for i, (_, cards) in enumerate(column_lines) if cards is not None), None)
+    if first is None:
+        column_lines = []
+    else:
+        last = max(i for i, (_, cards) in enumerate(column_lines) if cards is not None)
+        column_lines = column_lines[first:last + 1]
     if not column_lines and not any(foundations):
         raise ParseError("empty board text: no columns and no foundations")
-    if len(column_lines) > MAX_COLUMNS:
-        number = column_lines[MAX_COLUMNS][0]
+    if len(column_lines) > max_columns:
+        number = column_lines[max_columns][0]
         raise ParseError(
-            f"line {number}: more than {MAX_COLUMNS} columns "
-            f"(this is column {MAX_COLUMNS + 1}; a blank line between columns is an "
-            "empty column)"
+            f"line {number}: more than {max_columns} columns "
+            f"(this is column {max_columns + 1}; {rules.title} has {max_columns}; "
+            "a blank line between columns is an empty column)"
         )
 
     columns = [[card for card, _ in entries or ()] for _, entries in column_lines]
@@ -283,18 +299,20 @@ def parse_board(text: str, ranks: int | None = KING) -> tuple[Deal, bool]:
             + " ".join(str(card) for card in missing)
         )
 
-    if ranks == 13 and not any(foundations) and len(column_lines) < MAX_COLUMNS:
-        # A deal of the real game has 13 columns; fewer lines means lost
-        # line breaks or a mangled file, not a smaller game.
+    # The foundations of an initial layout hold at most the Aces the game
+    # puts there before play.
+    initial = sum(foundations) <= rules.start_aces and max(foundations) <= 1
+    if ranks == KING and initial and len(column_lines) < max_columns:
+        # A deal of the real game has all its columns; fewer lines means
+        # lost line breaks or a mangled file, not a smaller game.
         raise ParseError(
             f"{len(column_lines)} column lines (lines {column_lines[0][0]}-"
-            f"{column_lines[-1][0]}); Baker's Dozen has {MAX_COLUMNS} "
+            f"{column_lines[-1][0]}); {rules.title} has {max_columns} "
             "(write an empty column as a lone ':')"
         )
     kings_moved = False
-    initial = not any(foundations)
     for (_, entries), column in zip(column_lines, columns):
-        if _kings_at_bottom(column, ranks):
+        if rules.kings is KingsRule.NONE or _kings_at_bottom(column, ranks):
             continue
         if not initial:
             other = False
@@ -305,29 +323,29 @@ def parse_board(text: str, ranks: int | None = KING) -> tuple[Deal, bool]:
                     raise ParseError(
                         f"{where}: {str(card)!r} is above a lower card in a mid-game "
                         "position (cards are on the foundations), which is impossible: "
-                        "Kings go to the bottom at the deal and never move onto "
-                        "another card (RULES.md)"
+                        f"{rules.title} moves Kings to the bottom at the deal, and a King "
+                        "never moves onto another card"
                     )
-        column[:] = stable_kings(column, ranks)
+        column[:] = apply_kings_rule(column, rules.kings, ranks)
         kings_moved = True
-
-    try:
-        deal = Deal(
-            tuple(tuple(column) for column in columns),
-            (foundations[0], foundations[1], foundations[2], foundations[3]),
-            ranks,
-        )
-    except ValueError as error:  # pragma: no cover - every case is caught above
-        raise ParseError(f"not a position: {error}") from None
-    return deal, kings_moved
+    return BoardText(
+        tuple(tuple(column) for column in columns),
+        (foundations[0], foundations[1], foundations[2], foundations[3]),
+        ranks,
+        kings_moved,
+    )
 
 
-def format_board(deal: Deal) -> str:
-    """Write *deal* as canonical board text (fc-solve / PySol format).
+def format_board(columns: Columns, foundations: Sequence[int]) -> str:
+    """Write a position as canonical board text (Freecell Solver / PySol format).
 
     Parameters
     ----------
-    deal : Deal
+    columns : tuple of tuple of Card
+        The columns, each bottom → top.
+    foundations : sequence of 4 int
+        The highest rank on each suit's foundation (clubs, diamonds,
+        hearts, spades).
 
     Returns
     -------
@@ -335,22 +353,22 @@ def format_board(deal: Deal) -> str:
         ``Foundations: H-x C-x D-x S-x`` first if some foundation is not
         empty, then one line per column (``KC TH AH 6S``, bottom → top; an
         empty column is ``:``); every line ends in a newline.
-        :func:`parse_board` reads it back to an equal Deal.
+        :func:`read_board` reads it back to the same position.
     """
     lines = []
-    if any(deal.foundations):
+    if any(foundations):
         lines.append(
             "Foundations: "
-            + " ".join(f"{s.letter}-{RANK_NAMES[deal.foundations[s]] if deal.foundations[s] else '0'}"
+            + " ".join(f"{s.letter}-{RANK_NAMES[foundations[s]] if foundations[s] else '0'}"
                        for s in _FOUNDATION_ORDER)
         )
-    for column in deal.columns:
+    for column in columns:
         lines.append(" ".join(str(card) for card in column) if column else ":")
     return "".join(line + "\n" for line in lines)
 
 
-def pretty_board(deal: Deal) -> str:
-    """A tableau view of *deal* for people, with suit symbols.
+def pretty_board(columns: Columns, foundations: Sequence[int]) -> str:
+    """A tableau view of a position for people, with suit symbols.
 
     Columns stand side by side under their numbers 1..13; row *i* shows the
     *i*-th card from the bottom of each column, so the playable (top) cards
@@ -358,7 +376,10 @@ def pretty_board(deal: Deal) -> str:
 
     Parameters
     ----------
-    deal : Deal
+    columns : tuple of tuple of Card
+        The columns, each bottom → top.
+    foundations : sequence of 4 int
+        The highest rank on each suit's foundation.
 
     Returns
     -------
@@ -366,20 +387,20 @@ def pretty_board(deal: Deal) -> str:
         Lines ending in newlines.
     """
     width = 4
-    out = ["".join(f"{n:>{width}}" for n in range(1, len(deal.columns) + 1)).rstrip()]
-    height = max((len(column) for column in deal.columns), default=0)
+    out = ["".join(f"{n:>{width}}" for n in range(1, len(columns) + 1)).rstrip()]
+    height = max((len(column) for column in columns), default=0)
     for row in range(height):
         cells = [
             f"{column[row].symbol:>{width}}" if row < len(column) else " " * width
-            for column in deal.columns
+            for column in columns
         ]
         out.append("".join(cells).rstrip())
-    empty = [str(n) for n, column in enumerate(deal.columns, 1) if not column]
+    empty = [str(n) for n, column in enumerate(columns, 1) if not column]
     if empty:
         out.append("empty columns: " + " ".join(empty))
     founds = []
     for suit in Suit:
-        top = deal.foundations[suit]
+        top = foundations[suit]
         founds.append(suit.symbol + " " + (Card(top, suit).symbol[:-1] if top else "-"))
     out.append("foundations: " + "  ".join(founds))
     return "".join(line + "\n" for line in out)

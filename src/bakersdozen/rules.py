@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from .cards import KING, Card
 from .errors import BakersDozenError
 
 __all__ = [
@@ -34,6 +36,9 @@ __all__ = [
     "BAKERS_DOZEN",
     "PRESETS",
     "find_rules",
+    "stable_kings",
+    "swap_kings",
+    "apply_kings_rule",
 ]
 
 #: Cards in the pack: four suits of ranks 1..13.
@@ -319,3 +324,96 @@ def find_rules(name: str | Rules) -> Rules:
         raise RulesError(
             f"unknown game {name!r}: the presets are {', '.join(PRESETS)}"
         ) from None
+
+
+# ---------------------------------------------------------------------------
+# The Kings rules of the deal
+# ---------------------------------------------------------------------------
+
+
+def stable_kings(column: Sequence[Card], top_rank: int = KING) -> tuple[Card, ...]:
+    """Apply the stable Kings rule (:attr:`KingsRule.STABLE`) to one column.
+
+    Every card of rank *top_rank* moves to the bottom; the other cards keep
+    their relative order, and so do the Kings (a stable partition, Kings
+    first).  This is the rule of the game's usual descriptions (for
+    example Wikipedia's "Baker's Dozen").
+
+    Parameters
+    ----------
+    column : sequence of Card
+        One column, bottom → top.
+    top_rank : int, default 13
+        The rank treated as King (the pack's top rank in a reduced pack).
+
+    Returns
+    -------
+    tuple of Card
+        The column after the rule, bottom → top.
+
+    Examples
+    --------
+    >>> from bakersdozen.cards import Card
+    >>> col = [Card.from_text(t) for t in "A♣ 2♦ K♠ 3♥".split()]
+    >>> " ".join(str(c) for c in stable_kings(col))
+    'KS AC 2D 3H'
+    >>> col = [Card.from_text(t) for t in "5♣ K♥ 9♦ K♠".split()]
+    >>> " ".join(str(c) for c in stable_kings(col))
+    'KH KS 5C 9D'
+    """
+    kings = [card for card in column if card.rank == top_rank]
+    others = [card for card in column if card.rank != top_rank]
+    return tuple(kings + others)
+
+
+def swap_kings(column: Sequence[Card], top_rank: int = KING) -> tuple[Card, ...]:
+    """Apply PySol's *swap* Kings rule (:attr:`KingsRule.SWAP`) to one column.
+
+    Kings are taken from the bottom up; each King that has a non-King below
+    it is swapped with the lowest such non-King (nearest the bottom).  The
+    other cards change order, unlike :func:`stable_kings`.  Source: PySol's
+    and PySolFC's Baker's Dozen (``pysollib/games/bakersdozen.py``), which
+    ``pysol_cards`` reproduces.
+
+    Parameters
+    ----------
+    column : sequence of Card
+        One column, bottom → top.
+    top_rank : int, default 13
+        The rank treated as King.
+
+    Returns
+    -------
+    tuple of Card
+        The column after the rule, bottom → top.
+
+    Examples
+    --------
+    The columns of :func:`stable_kings`' examples, ordered differently:
+
+    >>> from bakersdozen.cards import Card
+    >>> col = [Card.from_text(t) for t in "A♣ 2♦ K♠ 3♥".split()]
+    >>> " ".join(str(c) for c in swap_kings(col))
+    'KS 2D AC 3H'
+    >>> col = [Card.from_text(t) for t in "5♣ K♥ 9♦ K♠".split()]
+    >>> " ".join(str(c) for c in swap_kings(col))
+    'KH KS 9D 5C'
+    """
+    cards = list(column)
+    for i in [i for i, card in enumerate(cards) if card.rank == top_rank]:
+        for j in range(i):
+            if cards[j].rank != top_rank:
+                cards[i], cards[j] = cards[j], cards[i]
+                break
+    return tuple(cards)
+
+
+def apply_kings_rule(
+    column: Sequence[Card], rule: KingsRule, top_rank: int = KING
+) -> tuple[Card, ...]:
+    """One column after the Kings rule *rule* (bottom → top in and out)."""
+    if rule is KingsRule.STABLE:
+        return stable_kings(column, top_rank)
+    if rule is KingsRule.SWAP:
+        return swap_kings(column, top_rank)
+    return tuple(column)
