@@ -18,7 +18,7 @@ class ParseError(BakersDozenError, ValueError):
 
 
 class IllegalMoveError(BakersDozenError, ValueError):
-    """A move breaks the rules of RULES.md in the position it is played in.
+    """A move breaks the rules of its game in the position it is played in.
 
     Attributes
     ----------
