@@ -22,6 +22,7 @@ from .cards import Card, Suit
 from .check import CheckResult, check
 from .errors import BakersDozenError, IllegalMoveError, ParseError
 from .model import FOUNDATION, Deal, Move
+from .replay import replay_html
 from .solver import Solution, Verdict, solve
 from .survey import Summary, SurveyRecord, parse_deal_range, summarize, survey
 
@@ -38,6 +39,7 @@ __all__ = [
     "FOUNDATION",
     "check",
     "CheckResult",
+    "replay_html",
     "solve",
     "Solution",
     "Verdict",
