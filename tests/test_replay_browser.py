@@ -260,18 +260,66 @@ def test_no_network_request(opened: Any, page: Path) -> None:
     assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
-@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 720)])
 def test_fits_phone_and_laptop(driver: Any, page: Path, width: int, height: int) -> None:
-    driver.set_window_size(width, height)
-    driver.get(page.as_uri())
-    size = driver.execute_script(
-        "var board = document.getElementById('board');"
-        "var card = document.querySelector('.card').getBoundingClientRect();"
-        "return {page: document.documentElement.scrollWidth, view: window.innerWidth,"
-        " board: board.scrollWidth, boardView: board.clientWidth, card: card.width};"
-    )
-    assert size["page"] <= size["view"]  # the page itself never scrolls sideways
-    assert size["card"] >= 38
-    if width >= 1024:
-        assert size["board"] <= size["boardView"]  # all 13 columns at once
-    driver.set_window_size(1280, 900)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600,
+    })
+    try:
+        driver.get(page.as_uri())
+        size = driver.execute_script(
+            "var board = document.getElementById('board');"
+            "var card = document.querySelector('.card').getBoundingClientRect();"
+            "return {page: document.documentElement.scrollWidth, view: window.innerWidth,"
+            " board: board.scrollWidth, boardView: board.clientWidth, card: card.width};"
+        )
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert size["view"] == width
+    assert size["page"] <= width  # the page itself never scrolls sideways ...
+    assert size["card"] >= 38  # ... the cards stay readable ...
+    if width < 600:
+        assert size["board"] > size["boardView"]  # ... and the columns scroll on a phone
+    else:
+        assert size["board"] <= size["boardView"]  # all 13 columns at once on a laptop
+
+
+_RECORD_ANIMATIONS = """
+window.slid = [];
+var animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, timing) {
+  window.slid.push(this.dataset.card);
+  return animate.call(this, frames, timing);
+};
+"""
+
+
+def test_moved_card_slides(opened: Any) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    driver = opened
+    driver.execute_script(_RECORD_ANIMATIONS)
+    for key in (Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.END):
+        press(driver, key)
+        # A card caught mid-slide is already where it is shown: let it land.
+        driver.execute_script("document.getAnimations().forEach(function (a) { a.finish(); })")
+    # One slide per single step, forward or back; a jump just shows the position.
+    slid = [str(MOVES[0].card), str(MOVES[1].card), str(MOVES[1].card)]
+    assert driver.execute_script("return window.slid") == slid
+    assert_shows(driver, N)
+
+
+def test_reduced_motion_shows_no_slide(driver: Any, page: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-reduced-motion", "value": "reduce"}],
+    })
+    try:
+        driver.get(page.as_uri())
+        driver.execute_script(_RECORD_ANIMATIONS)
+        press(driver, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+        assert driver.execute_script("return window.slid") == []
+        assert_shows(driver, 2)
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})

@@ -15,7 +15,7 @@ CSS: Final = """
 :root {
   --felt: #0f5132; --felt-dark: #0a3d26; --ink: #1b1b1b; --red: #c4122f;
   --glow: #ffd23f; --ncols: 13;
-  --cw: clamp(40px, calc((100vw - 300px) / var(--ncols) - 6px), 84px);
+  --cw: clamp(40px, calc((100vw - 290px) / var(--ncols) - 6px), 84px);
   --ch: calc(var(--cw) * 1.4);
   --fs: clamp(12px, calc(var(--cw) * 0.27), 19px);
   --off: calc(var(--fs) * 1.25 + 5px);
@@ -43,6 +43,11 @@ h1 small { font-weight: 400; font-size: 0.85rem; opacity: 0.8; margin-left: 0.5e
   outline: 3px solid var(--glow); outline-offset: 2px;
 }
 #play { min-width: 5.5em; font-weight: 700; }
+#keys { margin: 0 0 0 auto; font-size: 0.8rem; opacity: 0.8; }
+kbd {
+  font: inherit; border: 1px solid #ffffff80; border-radius: 3px; padding: 0 4px;
+  background: #ffffff1a;
+}
 #controls label { margin-left: 6px; display: flex; gap: 6px; align-items: center; }
 main { display: flex; align-items: flex-start; gap: 12px; padding: 0 12px 12px; }
 #board { flex: 1 1 auto; min-width: 0; overflow-x: auto; padding: 4px 2px 12px; }
@@ -102,7 +107,13 @@ main { display: flex; align-items: flex-start; gap: 12px; padding: 0 12px 12px; 
   main { flex-direction: column; }
   #board { width: 100%; }
   #movebox { width: 100%; max-height: 35vh; }
-  #controls button { padding: 5px 8px; }
+  header, #controls { padding-left: 8px; padding-right: 8px; }
+  main { padding: 0 8px 8px; }
+  #controls { gap: 4px; }
+  #controls button, #controls select { font-size: 0.88rem; padding: 4px 7px; }
+  #play { min-width: 4.6em; }
+  #controls label { margin-left: 0; }
+  #keys { display: none; }
 }
 """
 
