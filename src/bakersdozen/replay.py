@@ -348,6 +348,7 @@ _PAGE: Final = """\
 <option value="4">4 moves/s</option>
 <option value="8">8 moves/s</option>
 </select></label>
+<p id="keys">Keys: <kbd>&larr;</kbd> <kbd>&rarr;</kbd> step, <kbd>Space</kbd> play/pause, <kbd>Home</kbd> <kbd>End</kbd></p>
 </div>
 <main>
 <section id="board" aria-label="Position">
