@@ -12,6 +12,8 @@ import re
 from functools import lru_cache
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bakersdozen import (
     FOUNDATION,
@@ -182,6 +184,25 @@ def test_read_moves_json() -> None:
     assert read_moves(json.dumps(objects)) == moves
     assert read_moves(json.dumps([str(m) for m in moves])) == moves
     assert read_moves("[]") == ()
+
+
+@st.composite
+def any_moves(draw: st.DrawFn) -> Move:
+    card = Card(draw(st.integers(1, 13)), draw(st.sampled_from(Suit)))
+    source = draw(st.integers(1, 13))
+    target = draw(st.integers(0, 13).filter(lambda t: t != source))
+    return Move(card, source, target)
+
+
+@given(st.lists(any_moves(), max_size=40))
+def test_read_moves_round_trips(listed: list[Move]) -> None:
+    assert read_moves("\n".join(str(m) for m in listed)) == tuple(listed)
+    objects = [
+        {"card": str(m.card), "source": m.source,
+         "target": "foundation" if m.target == FOUNDATION else m.target}
+        for m in listed
+    ]
+    assert read_moves(json.dumps({"moves": objects})) == tuple(listed)
 
 
 @pytest.mark.parametrize(

@@ -107,12 +107,14 @@ return {
 """
 
 
-def assert_shows(driver: Any, k: int) -> dict[str, Any]:
+def assert_shows(
+    driver: Any, k: int, deal: Deal = DEAL, moves: tuple[Move, ...] = MOVES
+) -> dict[str, Any]:
     """The page shows the position after the first *k* moves, as check() computes it."""
     shown: dict[str, Any] = driver.execute_script(_READ_POSITION)
-    expected = check(DEAL, MOVES[:k]).position
+    expected = check(deal, moves[:k]).position
     assert shown["step"] == k
-    assert shown["counter"] == f"Move {k} of {N}"
+    assert shown["counter"] == f"Move {k} of {len(moves)}"
     assert shown["current"] == [k]
     assert shown["columns"] == [[str(card) for card in col] for col in expected.columns]
     tops = [Card.from_text(top) if top else None for top in shown["piles"]]
@@ -122,7 +124,7 @@ def assert_shows(driver: Any, k: int) -> dict[str, Any]:
         cards = " ".join(card.symbol for card in col)
         assert label == (f"Column {number}: {cards} (top {col[-1].symbol})" if col
                          else f"Column {number}: empty")
-    assert shown["moved"] == ([str(MOVES[k - 1].card)] if k else [])
+    assert shown["moved"] == ([str(moves[k - 1].card)] if k else [])
     return shown
 
 
@@ -172,6 +174,27 @@ def test_step_with_keyboard_buttons_and_move_list(opened: Any) -> None:
     assert_shows(driver, 0)
     click(driver, f'#movelist button[data-step="{N}"]')
     assert_shows(driver, N)
+
+
+def _other_games() -> list[tuple[Deal, tuple[Move, ...]]]:
+    middle = check(DEAL, MOVES[:30]).position  # foundations partly built
+    small = Deal.from_text("4C 3D\n4D 2C\n4H AC\n4S 3C\nAD 2D 3H 2H AH 3S 2S AS\n", ranks=4)
+    return [(middle, MOVES[30:]), (small, solve(small).moves)]
+
+
+@pytest.mark.parametrize(("deal", "moves"), _other_games(), ids=["mid-game", "five-columns"])
+def test_other_starts(driver: Any, tmp_path: Path, deal: Deal, moves: tuple[Move, ...]) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    path = tmp_path / "other.html"
+    path.write_text(replay_html(deal, moves), encoding="utf-8")
+    driver.get(path.as_uri())
+    assert_shows(driver, 0, deal, moves)
+    press(driver, Keys.ARROW_RIGHT)
+    assert_shows(driver, 1, deal, moves)
+    press(driver, Keys.END)
+    assert_shows(driver, len(moves), deal, moves)
+    assert check(deal, moves).won
 
 
 def test_current_move_is_scrolled_into_view(opened: Any) -> None:

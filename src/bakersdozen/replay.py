@@ -335,7 +335,7 @@ _PAGE: Final = """\
 <h1>{title} <small>{summary}</small></h1>
 <p id="status"><span id="counter">Move 0</span> <span id="movetext"></span></p>
 </header>
-<div id="controls" role="toolbar" aria-label="Replay controls">
+<div id="controls" role="group" aria-label="Replay controls">
 <button type="button" id="first" aria-label="First: the starting position" title="First (Home)">&laquo; First</button>
 <button type="button" id="back" aria-label="Back one move" title="Back (Left arrow)">&lsaquo; Back</button>
 <button type="button" id="play" aria-label="Play" title="Play or pause (Space)">Play</button>
