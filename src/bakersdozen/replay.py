@@ -15,7 +15,7 @@ inline, the cards are drawn with CSS and text (system fonts only), and a
 the inline style and script (by their SHA-256 hashes) would block any
 request that slipped in.  The page holds the starting position and the
 moves as compact JSON (see :func:`replay_data`); the script computes the
-positions, so a 150-move solution makes a file of about 18 KB.
+positions, so a 150-move solution makes a file of under 19 KB.
 
 :func:`read_moves` reads a move list as people and programs write it: one
 move per line, or the JSON of ``bakersdozen solve --json``.
@@ -279,7 +279,7 @@ def replay_html(deal: Deal, moves: Iterable[Move | str], *, title: str | None = 
     -------
     str
         One HTML5 document (UTF-8 text, no external resources): about
-        16 KB of style and script plus about 12 bytes per move.
+        17 KB of markup, style and script plus about 12 bytes per move.
 
     Raises
     ------
