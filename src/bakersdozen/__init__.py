@@ -24,6 +24,7 @@ from .cards import Card, Suit
 from .check import CheckResult, check
 from .errors import BakersDozenError, IllegalMoveError, ParseError
 from .model import FOUNDATION, Deal, Move, parse_board
+from .replay import replay_html
 from .rules import BAKERS_DOZEN, Rules, RulesError, find_rules
 from .solver import Solution, Verdict, legal_moves, solve
 from .survey import Summary, SurveyRecord, parse_deal_range, summarize, survey
@@ -47,6 +48,7 @@ __all__ = [
     "BAKERS_DOZEN",
     "check",
     "CheckResult",
+    "replay_html",
     "solve",
     "Solution",
     "Verdict",

@@ -1,0 +1,348 @@
+"""The replay page in a real browser: Debian's headless Chromium through Selenium.
+
+The page for PySol deal 24's solution is opened from a file, stepped with
+the keyboard, the buttons and the move list, and at each stop the position
+it shows (read from the DOM: the ``data-card`` of every card in every
+column, the ``data-top`` of every foundation) is compared with what
+:func:`bakersdozen.check` computes after the same number of moves.  The
+page must make no network request.
+
+Needs ``apt-get install chromium chromium-driver`` and ``pip install
+selenium``; the browser and driver are found at ``/usr/bin/chromium`` and
+``/usr/bin/chromedriver`` (or ``$BAKERSDOZEN_CHROMIUM`` and
+``$BAKERSDOZEN_CHROMEDRIVER``), never downloaded.  Without them these tests
+are skipped, unless ``BAKERSDOZEN_REQUIRE_BROWSER=1``, which makes that a
+failure (CI sets it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bakersdozen import Card, Deal, Move, check, replay_html, solve
+
+CHROMIUM = os.environ.get("BAKERSDOZEN_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("BAKERSDOZEN_CHROMEDRIVER", "/usr/bin/chromedriver")
+REQUIRED = os.environ.get("BAKERSDOZEN_REQUIRE_BROWSER") == "1"
+
+
+def _unavailable(reason: str) -> None:
+    if REQUIRED:
+        pytest.fail(f"{reason}, and BAKERSDOZEN_REQUIRE_BROWSER=1 requires the browser test")
+    pytest.skip(reason)
+
+
+DEAL = Deal.pysol(24)
+MOVES: tuple[Move, ...] = solve(DEAL).moves
+N = len(MOVES)
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("replay") / "deal24.html"
+    path.write_text(replay_html(DEAL, MOVES, title="PySol deal 24"), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def driver() -> Iterator[Any]:
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        _unavailable("selenium is not installed (pip install selenium)")
+    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
+        if not os.access(path, os.X_OK):
+            _unavailable(f"{path} not found (apt-get install {package})")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                 "--window-size=1280,900", "--force-device-scale-factor=1"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+    # An explicit driver path: Selenium Manager is not run, nothing is downloaded.
+    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    try:
+        yield browser
+    finally:
+        browser.quit()
+
+
+@pytest.fixture
+def opened(driver: Any, page: Path) -> Any:
+    driver.set_window_size(1280, 900)
+    driver.get(page.as_uri())
+    assert driver.execute_script("return document.body.dataset.ready") == "true"
+    return driver
+
+
+_READ_POSITION = """
+return {
+  step: Number(document.body.dataset.step),
+  columns: Array.from(document.querySelectorAll('#tableau .col')).map(function (c) {
+    return Array.from(c.querySelectorAll('.card')).map(function (e) { return e.dataset.card; });
+  }),
+  columnLabels: Array.from(document.querySelectorAll('#tableau .col')).map(function (c) {
+    return c.getAttribute('aria-label');
+  }),
+  piles: Array.from(document.querySelectorAll('#foundations .pile')).map(function (p) {
+    return p.dataset.top;
+  }),
+  moved: Array.from(document.querySelectorAll('.card.moved')).map(function (e) {
+    return e.dataset.card;
+  }),
+  counter: document.getElementById('counter').textContent,
+  current: Array.from(document.querySelectorAll('#movelist [aria-current]')).map(function (b) {
+    return Number(b.dataset.step);
+  }),
+  announced: document.getElementById('announce').textContent
+};
+"""
+
+
+def assert_shows(
+    driver: Any, k: int, deal: Deal = DEAL, moves: tuple[Move, ...] = MOVES
+) -> dict[str, Any]:
+    """The page shows the position after the first *k* moves, as check() computes it."""
+    shown: dict[str, Any] = driver.execute_script(_READ_POSITION)
+    expected = check(deal, moves[:k]).position
+    assert shown["step"] == k
+    assert shown["counter"] == f"Move {k} of {len(moves)}"
+    assert shown["current"] == [k]
+    assert shown["columns"] == [[str(card) for card in col] for col in expected.columns]
+    tops = [Card.from_text(top) if top else None for top in shown["piles"]]
+    assert [card.rank if card else 0 for card in tops] == list(expected.foundations)
+    assert all(card is None or card.suit == suit for suit, card in enumerate(tops))
+    for number, (label, col) in enumerate(zip(shown["columnLabels"], expected.columns), 1):
+        cards = " ".join(card.symbol for card in col)
+        assert label == (f"Column {number}: {cards} (top {col[-1].symbol})" if col
+                         else f"Column {number}: empty")
+    assert shown["moved"] == ([str(moves[k - 1].card)] if k else [])
+    return shown
+
+
+def press(driver: Any, *keys: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).send_keys(*keys).perform()
+
+
+def click(driver: Any, selector: str) -> None:
+    driver.find_element("css selector", selector).click()
+
+
+def test_step_with_keyboard_buttons_and_move_list(opened: Any) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    driver = opened
+    assert_shows(driver, 0)
+    press(driver, Keys.ARROW_RIGHT)
+    shown = assert_shows(driver, 1)
+    assert shown["announced"].startswith(f"Move 1 of {N}: {MOVES[0].card.symbol} from column")
+    for _ in range(4):
+        click(driver, "#forward")
+    assert_shows(driver, 5)
+    click(driver, "#back")
+    assert_shows(driver, 4)
+    middle = N // 2
+    click(driver, f'#movelist button[data-step="{middle}"]')
+    assert_shows(driver, middle)
+    press(driver, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    assert_shows(driver, middle + 2)
+    press(driver, Keys.END)
+    assert_shows(driver, N)
+    assert check(DEAL, MOVES).won
+    assert all(not col for col in driver.execute_script(_READ_POSITION)["columns"])
+    press(driver, Keys.ARROW_RIGHT)  # nothing after the last move
+    assert_shows(driver, N)
+    press(driver, Keys.ARROW_LEFT)
+    assert_shows(driver, N - 1)
+    press(driver, Keys.HOME)
+    assert_shows(driver, 0)
+    press(driver, Keys.ARROW_LEFT)  # nothing before the start
+    assert_shows(driver, 0)
+    click(driver, "#last")
+    assert_shows(driver, N)
+    click(driver, "#first")
+    assert_shows(driver, 0)
+    click(driver, f'#movelist button[data-step="{N}"]')
+    assert_shows(driver, N)
+
+
+def _other_games() -> list[tuple[Deal, tuple[Move, ...]]]:
+    middle = check(DEAL, MOVES[:30]).position  # foundations partly built
+    small = Deal.from_text("4C 3D\n4D 2C\n4H AC\n4S 3C\nAD 2D 3H 2H AH 3S 2S AS\n", ranks=4)
+    return [(middle, MOVES[30:]), (small, solve(small).moves)]
+
+
+@pytest.mark.parametrize(("deal", "moves"), _other_games(), ids=["mid-game", "five-columns"])
+def test_other_starts(driver: Any, tmp_path: Path, deal: Deal, moves: tuple[Move, ...]) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    path = tmp_path / "other.html"
+    path.write_text(replay_html(deal, moves), encoding="utf-8")
+    driver.get(path.as_uri())
+    assert_shows(driver, 0, deal, moves)
+    press(driver, Keys.ARROW_RIGHT)
+    assert_shows(driver, 1, deal, moves)
+    press(driver, Keys.END)
+    assert_shows(driver, len(moves), deal, moves)
+    assert check(deal, moves).won
+
+
+def test_current_move_is_scrolled_into_view(opened: Any) -> None:
+    driver = opened
+    for k in (N, 3, N // 2):
+        driver.execute_script(
+            "document.querySelector('#movelist button[data-step=\"' + arguments[0] + '\"]').click()",
+            k,
+        )
+        inside = driver.execute_script(
+            "var b = document.querySelector('#movelist [aria-current]').getBoundingClientRect();"
+            "var box = document.getElementById('movebox').getBoundingClientRect();"
+            "return b.top >= box.top - 1 && b.bottom <= box.bottom + 1;"
+        )
+        assert inside, k
+
+
+def test_play_and_pause(opened: Any) -> None:
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    driver = opened
+    Select(driver.find_element("id", "speed")).select_by_value("8")
+    driver.execute_script("document.activeElement.blur()")
+    press(driver, " ")  # Space plays ...
+    assert driver.find_element("id", "play").text == "Pause"
+    WebDriverWait(driver, 10).until(
+        lambda d: int(d.execute_script("return document.body.dataset.step")) >= 3
+    )
+    press(driver, " ")  # ... and pauses
+    assert driver.find_element("id", "play").text == "Play"
+    stopped = int(driver.execute_script("return document.body.dataset.step"))
+    time.sleep(0.4)
+    assert_shows(driver, stopped)
+    click(driver, f'#movelist button[data-step="{N - 4}"]')
+    click(driver, "#play")  # the button plays to the end
+    WebDriverWait(driver, 30).until(
+        lambda d: int(d.execute_script("return document.body.dataset.step")) == N
+    )
+    WebDriverWait(driver, 2).until(lambda d: d.find_element("id", "play").text == "Play")
+    assert_shows(driver, N)
+    press(driver, Keys.ARROW_LEFT)
+    assert_shows(driver, N - 1)
+
+
+def test_controls_are_labelled_buttons(opened: Any) -> None:
+    labels = opened.execute_script(
+        "return Array.from(document.querySelectorAll('#controls button')).map("
+        "function (b) { return [b.tagName, b.type, b.getAttribute('aria-label')]; })"
+    )
+    assert [label for _, _, label in labels] == [
+        "First: the starting position", "Back one move", "Play", "Forward one move",
+        "Last: the final position",
+    ]
+    assert all(tag == "BUTTON" and kind == "button" for tag, kind, _ in labels)
+    piles = opened.execute_script(
+        "return Array.from(document.querySelectorAll('#foundations .pile'))"
+        ".map(function (p) { return p.getAttribute('aria-label'); })"
+    )
+    assert piles == [f"{s} foundation: empty" for s in ("Clubs", "Diamonds", "Hearts", "Spades")]
+    assert opened.find_element("id", "announce").get_attribute("aria-live") == "polite"
+
+
+def test_no_network_request(opened: Any, page: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    driver = opened
+    driver.get_log("performance")  # drop the entries of earlier tests
+    driver.get(page.as_uri())
+    press(driver, Keys.ARROW_RIGHT, Keys.END, Keys.HOME)
+    assert driver.execute_script("return performance.getEntriesByType('resource').length") == 0
+    requested = set()
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            requested.add(message["params"]["request"]["url"])
+    assert requested == {page.as_uri()}
+    policy = driver.execute_script(
+        "return document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]').content"
+    )
+    assert policy.startswith("default-src 'none'")
+    # The policy lets the inline style and script through (by hash), and
+    # nothing was refused: no error in the console.
+    assert driver.execute_script(
+        "return getComputedStyle(document.body).backgroundColor") == "rgb(15, 81, 50)"
+    assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 720)])
+def test_fits_phone_and_laptop(driver: Any, page: Path, width: int, height: int) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600,
+    })
+    try:
+        driver.get(page.as_uri())
+        size = driver.execute_script(
+            "var board = document.getElementById('board');"
+            "var card = document.querySelector('.card').getBoundingClientRect();"
+            "return {page: document.documentElement.scrollWidth, view: window.innerWidth,"
+            " board: board.scrollWidth, boardView: board.clientWidth, card: card.width};"
+        )
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert size["view"] == width
+    assert size["page"] <= width  # the page itself never scrolls sideways ...
+    assert size["card"] >= 38  # ... the cards stay readable ...
+    if width < 600:
+        assert size["board"] > size["boardView"]  # ... and the columns scroll on a phone
+    else:
+        assert size["board"] <= size["boardView"]  # all 13 columns at once on a laptop
+
+
+_RECORD_ANIMATIONS = """
+window.slid = [];
+var animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, timing) {
+  window.slid.push(this.dataset.card);
+  return animate.call(this, frames, timing);
+};
+"""
+
+
+def test_moved_card_slides(opened: Any) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    driver = opened
+    driver.execute_script(_RECORD_ANIMATIONS)
+    for key in (Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_LEFT, Keys.END):
+        press(driver, key)
+        # A card caught mid-slide is already where it is shown: let it land.
+        driver.execute_script("document.getAnimations().forEach(function (a) { a.finish(); })")
+    # One slide per single step, forward or back; a jump just shows the position.
+    slid = [str(MOVES[0].card), str(MOVES[1].card), str(MOVES[1].card)]
+    assert driver.execute_script("return window.slid") == slid
+    assert_shows(driver, N)
+
+
+def test_reduced_motion_shows_no_slide(driver: Any, page: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-reduced-motion", "value": "reduce"}],
+    })
+    try:
+        driver.get(page.as_uri())
+        driver.execute_script(_RECORD_ANIMATIONS)
+        press(driver, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+        assert driver.execute_script("return window.slid") == []
+        assert_shows(driver, 2)
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
