@@ -72,7 +72,7 @@ class Solution:
         For UNKNOWN, the limit that stopped the search: ``"time_limit"``,
         ``"max_nodes"`` or ``"memory_mb"``; ``None`` otherwise.
     rounds : int
-        Restart rounds the search ran (see the module documentation).
+        Restart rounds the search ran (docs/engine.md, "The search").
     """
 
     verdict: Verdict
