@@ -314,7 +314,7 @@ cdef int run_round(Search* S, uint64_t budget, uint64_t noise, int heur) noexcep
                     with gil:
                         if check_signals() != 0:
                             # keep the exception (KeyboardInterrupt) for
-                            # search() to raise: this function cannot
+                            # DepthFirstSearch.run() to raise: this function cannot
                             PyErr_Fetch(&S.exc_type, &S.exc_value, &S.exc_tb)
                             return ST_INTERRUPTED
             S.nodes += 1

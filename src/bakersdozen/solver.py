@@ -34,7 +34,7 @@ from .errors import BakersDozenError
 from .model import FOUNDATION, Deal, Move
 from .rules import BAKERS_DOZEN, Rules, RulesError, find_rules
 
-__all__ = ["Verdict", "Solution", "solve", "legal_moves", "SEARCH_METHODS"]
+__all__ = ["Verdict", "Solution", "solve", "legal_moves", "SEARCH_METHODS", "ENGINE_PLAY_KNOBS"]
 
 #: Default memory budget of the transposition table, in MiB.
 DEFAULT_MEMORY_MB: Final = 512
