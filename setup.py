@@ -1,4 +1,8 @@
-"""Build the compiled engine, ``bakersdozen._core``.
+"""Build the compiled engine: ``bakersdozen._position``, ``_table`` and ``_search``.
+
+One extension module per ``.pyx``; they ``cimport`` each other through their
+``.pxd`` files, whose inline functions (make/unmake, the move generators,
+the table lookups) are compiled into every module that uses them.
 
 Compiler directives are set here, once.  ``BAKERSDOZEN_DEBUG=1`` in the
 environment builds with bounds checking, assertions and no optimisation,
@@ -27,13 +31,16 @@ if os.name == "nt":
 else:
     compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
 
+MODULES = ["_position", "_table", "_search"]
+
 extensions = [
     Extension(
-        "bakersdozen._core",
-        ["src/bakersdozen/_core.pyx"],
+        f"bakersdozen.{name}",
+        [f"src/bakersdozen/{name}.pyx"],
         extra_compile_args=compile_args,
         define_macros=[] if DEBUG else [("NDEBUG", "1")],
     )
+    for name in MODULES
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives))

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bakersdozen import Deal
-from bakersdozen._core import Position
+from bakersdozen._position import Position
 from bakersdozen.solver import _engine_args
 
 PERFT_DATA: dict[str, Any] = json.loads((Path(__file__).with_name("perft.json")).read_text())

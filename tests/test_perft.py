@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bakersdozen import Deal
-from bakersdozen._core import Position
+from bakersdozen._position import Position
 from bakersdozen.solver import _engine_args
 from reference import reference_moves
 

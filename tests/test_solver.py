@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bakersdozen import Card, Deal, Solution, Suit, Verdict, check, legal_moves, solve
-from bakersdozen import _core
+from bakersdozen import _position, _search
 from bakersdozen.cli import main
 from bakersdozen.solver import _engine_args, simplify
 
@@ -97,18 +97,18 @@ def test_tiny_table_evicts_but_stays_sound(seed: int, ranks: int, ncols: int) ->
     must still match brute force.
     """
     deal = reduced_deal(random.Random(seed), ranks, ncols)
-    status, raw, nodes, rounds, used = _core.search(
-        *_engine_args(deal), memory_mb=0.004, max_nodes=2_000_000
-    )
+    status, raw, nodes, rounds, used = _search.DepthFirstSearch(
+        *_engine_args(deal), memory_mb=0.004
+    ).run(max_nodes=2_000_000)
     assert used <= 256  # 4096 bytes of 16-byte entries
-    if status == _core.SOLVED:
+    if status == _search.SOLVED:
         assert brute_force_solvable(deal)
         moves = simplify(deal, tuple(_moves(raw)))
         assert check(deal, moves).won
-    elif status == _core.UNSOLVABLE:
+    elif status == _search.UNSOLVABLE:
         assert not brute_force_solvable(deal)
     else:
-        assert status in (_core.NODE_LIMIT, _core.OUT_OF_MEMORY)
+        assert status in (_search.NODE_LIMIT, _search.OUT_OF_MEMORY)
 
 
 @settings(max_examples=150, deadline=None)
@@ -117,12 +117,12 @@ def test_tiny_rounds_reuse_proofs_soundly(seed: int, ranks: int, ncols: int) -> 
     """Rounds of a few positions each: almost every verdict then rests on
     positions proven dead in earlier rounds (the Tarjan bookkeeping)."""
     deal = reduced_deal(random.Random(seed), ranks, ncols)
-    status, raw, _nodes, rounds, _used = _core.search(
-        *_engine_args(deal), base_budget=2, growth=1.01, max_nodes=5_000_000
+    status, raw, _nodes, rounds, _used = _search.DepthFirstSearch(*_engine_args(deal)).run(
+        base_budget=2, growth=1.01, max_nodes=5_000_000
     )
-    assert status in (_core.SOLVED, _core.UNSOLVABLE)
-    assert (status == _core.SOLVED) is brute_force_solvable(deal)
-    if status == _core.SOLVED:
+    assert status in (_search.SOLVED, _search.UNSOLVABLE)
+    assert (status == _search.SOLVED) is brute_force_solvable(deal)
+    if status == _search.SOLVED:
         assert check(deal, simplify(deal, tuple(_moves(raw)))).won
 
 
@@ -183,11 +183,11 @@ def test_time_limit_is_honoured() -> None:
 
 
 def test_memory_budget_bounds_the_table() -> None:
-    status, _raw, _nodes, _rounds, used = _core.search(
-        *_engine_args(Deal.pysol(HARD)), memory_mb=1, max_nodes=3_000_000
-    )
+    status, _raw, _nodes, _rounds, used = _search.DepthFirstSearch(
+        *_engine_args(Deal.pysol(HARD)), memory_mb=1
+    ).run(max_nodes=3_000_000)
     assert used * 16 <= 2**20
-    assert status == _core.NODE_LIMIT
+    assert status == _search.NODE_LIMIT
 
 
 def test_ctrl_c_stops_a_solve_quickly() -> None:
@@ -336,7 +336,7 @@ def test_solve_needs_a_deal() -> None:
 @given(number=st.integers(1, 10**6), seed=st.integers(0, 2**32 - 1))
 def test_incremental_keys_match_full_recomputation(number: int, seed: int) -> None:
     rng = random.Random(seed)
-    position = _core.Position(*_engine_args(Deal.pysol(number)))
+    position = _position.Position(*_engine_args(Deal.pysol(number)))
     played = 0
     for _ in range(60):
         moves = position.legal_moves()
@@ -352,19 +352,19 @@ def test_incremental_keys_match_full_recomputation(number: int, seed: int) -> No
     while played:
         position.unmake()
         played -= 1
-    assert position.key == _core.Position(*_engine_args(Deal.pysol(number))).key
+    assert position.key == _position.Position(*_engine_args(Deal.pysol(number))).key
 
 
 def test_key_ignores_column_order_and_sees_everything_else() -> None:
     columns, found, ranks = _engine_args(Deal.pysol(7))
-    key = _core.Position(columns, found, ranks).key
+    key = _position.Position(columns, found, ranks).key
     shuffled = columns[:]
     random.Random(1).shuffle(shuffled)
-    assert _core.Position(shuffled, found, ranks).key == key
+    assert _position.Position(shuffled, found, ranks).key == key
     # swapping two cards of one column changes the key
     changed = [col[:] for col in columns]
     changed[0][1], changed[0][2] = changed[0][2], changed[0][1]
-    assert _core.Position(changed, found, ranks).key != key
+    assert _position.Position(changed, found, ranks).key != key
 
 
 # -- the command line --------------------------------------------------------

@@ -322,12 +322,12 @@ def perft_speed(
         ``depth``, ``positions`` (a list of ``{"deal", "nodes", "seconds"}``),
         ``nodes``, ``seconds``, ``nodes_per_second``.
     """
-    from . import _core
+    from . import _position
     from .solver import _engine_args
 
     rows = []
     for number in numbers:
-        position = _core.Position(*_engine_args(Deal.pysol(number)))
+        position = _position.Position(*_engine_args(Deal.pysol(number)))
         start = time.perf_counter()
         nodes = position.perft(depth)
         rows.append({"deal": number, "nodes": nodes, "seconds": time.perf_counter() - start})

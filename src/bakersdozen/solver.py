@@ -1,69 +1,20 @@
 """Solving: :func:`solve` turns a :class:`Deal` into a :class:`Solution`.
 
-This is the only module that talks to the compiled engine
-(:mod:`bakersdozen._core`).  The engine decides the deal; this module
-checks the arguments, translates between the engine's card indices and
-:class:`Card`/:class:`Move` values, strips pointless moves from the
-winning line, and replays it with the independent checker before
-returning it.
+This is the only library module that talks to the compiled engine
+(:mod:`bakersdozen._position`, :mod:`bakersdozen._search`).  The engine
+decides the deal; this module checks the arguments and the rules, picks
+the search method by name (:data:`SEARCH_METHODS`), translates between the
+engine's card indices and :class:`Card`/:class:`Move` values, strips
+pointless moves from the winning line, and replays it with the independent
+checker before returning it.
 
-Soundness of the engine's pruning (RULES.md is the spec)
---------------------------------------------------------
-The engine explores every position reachable from the deal except those
-removed by these rules, each of which provably never removes every
-winning line:
-
-1. *Safe foundation moves.*  A top card ``c`` of rank ``r`` that can go to
-   its foundation is played there at once, alone, when ``r <= 2`` or all
-   four cards of rank ``r - 2`` are already on the foundations.  Proof:
-   take any winning line from the position.  Play ``c`` home first, then
-   follow the line, skipping its moves of ``c``, and wherever it puts a
-   rank ``r - 1`` card ``d`` onto ``c``, play ``d`` home instead; ``d`` is
-   then playable, because every card of rank ``r - 2`` is home, and nothing
-   ever needs ``d`` as a support afterwards, because only rank ``r - 2``
-   cards could and none is left in the tableau.  Every other move stays
-   legal: the position only ever differs from the original line's by cards
-   that are already home.  (For ``r <= 2``: an Ace never needs a support
-   and can always go home itself.)  This is stronger than the textbook rule
-   (all rank ``r - 1`` cards home), which it implies.
-2. *A column's only card never moves to another column.*  That uncovers
-   nothing and leaves an empty column, which can never be used again
-   (RULES.md).  Proof: take a winning line from the position after such a
-   move and play it from the position before, with the card still alone
-   in its old column: every move stays legal (the target the move would
-   have covered is only more available, and the card's own later moves
-   start from its old column instead), so the position before wins in one
-   move fewer, and a shortest winning line never makes this move.
-
-3. *Lost positions are not expanded.*  A card ``y`` lying above a lower
-   card ``x`` of its own suit, where every card one rank above ``y`` is
-   home or beneath ``y`` in the same column, can never leave its column:
-   no support for it can ever be exposed while it is there, and it cannot
-   go home before ``x``, which cannot go home before ``y`` leaves.  Such a
-   position has no winning line.  (The engine checks only the cards the
-   last move affected: the card that landed, or the cards one rank below a
-   card that went home; the condition, once true, stays true.)
-
-Every other legal move is tried.  Positions are identified by a 128-bit
-Zobrist key that is the same for positions differing only in the order of
-their columns (see ``_core.pxd``); of it, 84 random bits are compared on
-every table lookup, so two distinct positions are confused with
-probability about ``4 * L / 2**84`` over ``L`` lookups (below 10**-14 for
-10**10).
-
-Iterative deepening on the node quota
--------------------------------------
-The search runs in rounds.  Round ``k`` is a complete depth-first search
-from the deal with a quota of ``256 * luby(k) * 1.05**k`` positions, one of
-two move scorings (alternating) and its own random tie-break (round 1 the
-plain heuristic order for seed 0; later rounds add noise of the size of the scores
-themselves, which measurably shortens the heavy tail).  A
-round that ends within its quota decides the deal: a win, or an
-exhaustive proof that none exists.  Positions a round proves dead (Tarjan's
-strongly connected components tell which of them do not depend on
-positions still open) stay in the transposition table for later rounds.
-Restarts with the Luby sequence (Luby, Sinclair and Zuckerman, 1993) tame
-the heavy tail of run times that a single move order has on this game.
+How the engine stores positions, the column-order-invariant Zobrist key
+and its collision bound, the transposition table, the restart rounds, and
+each pruning rule with its proof of soundness and the rule knobs that proof
+needs are described in docs/engine.md.  The engine plays by the rules of
+Baker's Dozen (the rules, docs/rules.md); :func:`solve` refuses, with a
+:class:`~bakersdozen.rules.RulesError`, rules whose play it does not
+implement.
 """
 
 from __future__ import annotations
@@ -71,23 +22,26 @@ from __future__ import annotations
 import enum
 import math
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from types import MappingProxyType
+from typing import Final, Protocol
 
-from . import _core
+from . import _position, _search
 from .cards import Card
 from .check import check
 from .errors import BakersDozenError
 from .model import FOUNDATION, Deal, Move
+from .rules import BAKERS_DOZEN, Rules, RulesError, find_rules
 
-__all__ = ["Verdict", "Solution", "solve", "legal_moves"]
+__all__ = ["Verdict", "Solution", "solve", "legal_moves", "SEARCH_METHODS", "ENGINE_PLAY_KNOBS"]
 
 #: Default memory budget of the transposition table, in MiB.
 DEFAULT_MEMORY_MB: Final = 512
 
 
 class Verdict(enum.Enum):
-    """The outcome of a solve (RULES.md, "End")."""
+    """The outcome of a solve (the rules, docs/rules.md, say when a game is won)."""
 
     #: A winning line was found (:attr:`Solution.moves`).
     SOLVED = "solved"
@@ -118,7 +72,7 @@ class Solution:
         For UNKNOWN, the limit that stopped the search: ``"time_limit"``,
         ``"max_nodes"`` or ``"memory_mb"``; ``None`` otherwise.
     rounds : int
-        Restart rounds the search ran (see the module documentation).
+        Restart rounds the search ran (docs/engine.md, "The search").
     """
 
     verdict: Verdict
@@ -145,15 +99,91 @@ class Solution:
 
 
 _REASONS: Final = {
-    _core.NODE_LIMIT: "max_nodes",
-    _core.TIME_LIMIT: "time_limit",
-    _core.OUT_OF_MEMORY: "memory_mb",
+    _search.NODE_LIMIT: "max_nodes",
+    _search.TIME_LIMIT: "time_limit",
+    _search.OUT_OF_MEMORY: "memory_mb",
 }
+
+#: The play knobs the engine implements, with the one value of each it
+#: implements today (Baker's Dozen's).  The layout knobs (columns, cards per
+#: column, Aces dealt to the foundations, the Kings rule) need nothing of the
+#: engine: it takes the columns and the pack from the position itself.
+ENGINE_PLAY_KNOBS: Final = MappingProxyType({
+    knob: getattr(BAKERS_DOZEN, knob)
+    for knob in ("build", "moves", "empty_column", "foundation_build", "foundation_return")
+})
+
+
+def _engine_rules(deal: Deal, rules: Rules | str | None) -> Rules:
+    """The rules to play *deal* by (``deal.rules`` for None), if the engine plays them.
+
+    Raises
+    ------
+    RulesError
+        If *rules* names no preset, or a play knob has a value the engine
+        does not implement yet.
+    TypeError
+        If *rules* is neither None, a :class:`Rules` nor a preset name.
+    """
+    if rules is None:
+        rules = getattr(deal, "rules", BAKERS_DOZEN)
+    elif not isinstance(rules, (Rules, str)):
+        raise TypeError(f"rules must be a Rules, a preset name or None, not {rules!r}")
+    rules = find_rules(rules)
+    unsupported = [
+        f"{knob}={getattr(rules, knob)}"
+        for knob, value in ENGINE_PLAY_KNOBS.items()
+        if getattr(rules, knob) != value
+    ]
+    if unsupported:
+        supported = ", ".join(f"{knob}={value}" for knob, value in ENGINE_PLAY_KNOBS.items())
+        raise RulesError(
+            f"the engine cannot play {rules.name!r} yet: it implements only "
+            f"{supported}, not {', '.join(unsupported)}"
+        )
+    return rules
 
 
 def _engine_args(deal: Deal) -> tuple[list[list[int]], list[int], int]:
+    """The position as the engine takes it: card-index columns, foundation heights, ranks."""
     columns = [[card.index for card in column] for column in deal.columns]
     return columns, list(deal.foundations), deal.ranks
+
+
+class _Search(Protocol):
+    """One search of one position, as a search method makes it."""
+
+    def run(
+        self, *, time_limit: float = ..., max_nodes: int = ..., seed: int = ...
+    ) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
+        """Decide the position: ``(status, moves, nodes, rounds, table_entries)``."""
+        ...
+
+
+class _SearchMethod(Protocol):
+    """What :data:`SEARCH_METHODS` holds: a search class of the compiled engine.
+
+    Made from a position (card-index columns, foundation heights, ranks) and
+    a table budget in MiB, like :class:`bakersdozen._search.DepthFirstSearch`.
+    """
+
+    def __call__(
+        self,
+        columns: Sequence[Sequence[int]],
+        foundations: Sequence[int] = ...,
+        ranks: int = ...,
+        *,
+        memory_mb: float = ...,
+    ) -> _Search: ...
+
+
+#: The search methods :func:`solve` can use, by name.  ``"dfs"``: the
+#: restart depth-first search with a transposition table (docs/engine.md);
+#: it decides a deal (a win, or a proof that none exists) and its winning
+#: lines are not the shortest.
+SEARCH_METHODS: Final[Mapping[str, _SearchMethod]] = MappingProxyType({
+    "dfs": _search.DepthFirstSearch,
+})
 
 
 def _to_move(raw: tuple[int, int, int]) -> Move:
@@ -161,19 +191,34 @@ def _to_move(raw: tuple[int, int, int]) -> Move:
     return Move(Card.from_index(card), source + 1, FOUNDATION if target < 0 else target + 1)
 
 
-def legal_moves(deal: Deal) -> tuple[Move, ...]:
+def legal_moves(deal: Deal, *, rules: Rules | str | None = None) -> tuple[Move, ...]:
     """Every legal move in *deal*, from the compiled move generator.
+
+    Parameters
+    ----------
+    deal : Deal
+    rules : Rules, str or None
+        The rules to play by (a preset name is looked up); None for
+        ``deal.rules``.
 
     Returns
     -------
     tuple of Move
         Columns left to right; for each top card, its foundation move first,
-        then its moves onto other columns.  No pruning: this is the full
-        rule set of RULES.md.
+        then its moves onto other columns.  No pruning: every move the
+        rules (docs/rules.md) allow.
+
+    Raises
+    ------
+    TypeError
+        If *deal* is not a Deal.
+    RulesError
+        For rules the engine does not play yet.
     """
     if not isinstance(deal, Deal):
         raise TypeError(f"legal_moves() needs a Deal, not {type(deal).__name__}")
-    return tuple(_to_move(m) for m in _core.Position(*_engine_args(deal)).legal_moves())
+    _engine_rules(deal, rules)
+    return tuple(_to_move(m) for m in _position.Position(*_engine_args(deal)).legal_moves())
 
 
 #: Largest accepted max_nodes (the engine counts in 64 bits; it also stops
@@ -216,6 +261,8 @@ def solve(
     seed: int = 0,
     *,
     verify: bool = True,
+    rules: Rules | str | None = None,
+    method: str = "dfs",
 ) -> Solution:
     """Decide whether *deal* can be won, and how.
 
@@ -244,6 +291,13 @@ def solve(
     verify : bool
         Replay a winning line with the independent checker
         (:func:`bakersdozen.check`) before returning it (default).
+    rules : Rules, str or None
+        The rules to play by (a preset name is looked up with
+        :func:`~bakersdozen.rules.find_rules`); None (the default) for
+        ``deal.rules``.
+    method : str
+        The search, by name: a key of :data:`SEARCH_METHODS` (today only
+        ``"dfs"``, the restart depth-first search of docs/engine.md).
 
     Returns
     -------
@@ -252,7 +306,11 @@ def solve(
     Raises
     ------
     TypeError, ValueError
-        For an argument of the wrong type or out of range.
+        For an argument of the wrong type or out of range; ValueError for
+        an unknown *method* (the message lists the methods).
+    RulesError
+        For rules the engine does not play yet (today it plays only the
+        play knobs of Baker's Dozen; see :data:`ENGINE_PLAY_KNOBS`).
     MemoryError
         If the memory for the table cannot be had.
     KeyboardInterrupt
@@ -272,16 +330,25 @@ def solve(
         raise TypeError(f"seed must be an int, not {seed!r}")
     if not 0 <= seed < 2**64:
         raise ValueError(f"seed must be in 0..2**64-1, not {seed!r}")
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a str, not {method!r}")
+    try:
+        search_method = SEARCH_METHODS[method]
+    except KeyError:
+        raise ValueError(
+            f"unknown search method {method!r}: the methods are {', '.join(SEARCH_METHODS)}"
+        ) from None
+    _engine_rules(deal, rules)
 
     start = time.perf_counter()
-    status, raw, nodes, rounds, _entries = _core.search(
-        *_engine_args(deal),
+    search = search_method(*_engine_args(deal), memory_mb=float(memory_mb))
+    status, raw, nodes, rounds, _entries = search.run(
         time_limit=float(time_limit or 0.0),
         max_nodes=int(max_nodes or 0),
-        memory_mb=float(memory_mb),
         seed=seed,
     )
-    if status == _core.SOLVED:
+    del search  # the table's memory goes back at once
+    if status == _search.SOLVED:
         try:
             moves = _shorten(deal, tuple(_to_move(m) for m in raw))
         except ValueError:
@@ -291,7 +358,7 @@ def solve(
         seconds = time.perf_counter() - start
         return Solution(Verdict.SOLVED, moves, nodes, seconds, None, rounds)
     seconds = time.perf_counter() - start
-    if status == _core.UNSOLVABLE:
+    if status == _search.UNSOLVABLE:
         return Solution(Verdict.UNSOLVABLE, (), nodes, seconds, None, rounds)
     return Solution(Verdict.UNKNOWN, (), nodes, seconds, _REASONS[status], rounds)
 
@@ -300,7 +367,9 @@ def solve(
 # Removing pointless moves from a winning line
 # ---------------------------------------------------------------------------
 
-def simplify(deal: Deal, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+def simplify(
+    deal: Deal, moves: tuple[Move, ...], *, rules: Rules | str | None = None
+) -> tuple[Move, ...]:
     """Remove pointless moves from a winning line; the result still wins.
 
     Two passes (run by the engine) alternate until neither shortens the
@@ -316,6 +385,8 @@ def simplify(deal: Deal, moves: tuple[Move, ...]) -> tuple[Move, ...]:
         The position the line starts from.
     moves : tuple of Move
         A winning line from *deal*.
+    rules : Rules, str or None
+        The rules to play by; None for ``deal.rules``.
 
     Returns
     -------
@@ -327,7 +398,10 @@ def simplify(deal: Deal, moves: tuple[Move, ...]) -> tuple[Move, ...]:
     ValueError
         If *moves* is not a winning line from *deal* (IllegalMoveError for
         an illegal move).
+    RulesError
+        For rules the engine does not play yet.
     """
+    _engine_rules(deal, rules)
     if not check(deal, moves).won:
         raise ValueError("the line does not win")
     return _shorten(deal, moves)
@@ -339,4 +413,4 @@ def _shorten(deal: Deal, moves: tuple[Move, ...]) -> tuple[Move, ...]:
         (m.card.index, m.source - 1, -1 if m.target == FOUNDATION else m.target - 1)
         for m in moves
     ]
-    return tuple(_to_move(m) for m in _core.shorten(*_engine_args(deal), raw))
+    return tuple(_to_move(m) for m in _search.shorten(*_engine_args(deal), raw))

@@ -1,13 +1,6 @@
-"""Type stubs for the compiled engine (see _core.pyx; private module)."""
+"""Type stubs for the compiled positions module (see _position.pyx; private module)."""
 
 from collections.abc import Sequence
-
-SOLVED: int
-UNSOLVABLE: int
-NODE_LIMIT: int
-TIME_LIMIT: int
-INTERRUPTED: int
-OUT_OF_MEMORY: int
 
 RawMove = tuple[int, int, int]
 
@@ -36,22 +29,3 @@ class Position:
     def is_won(self) -> bool: ...
     def perft(self, depth: int) -> int: ...
     def make_unmake_loop(self, repetitions: int) -> int: ...
-
-def search(
-    columns: Sequence[Sequence[int]],
-    foundations: Sequence[int] = ...,
-    ranks: int = ...,
-    *,
-    time_limit: float = ...,
-    max_nodes: int = ...,
-    memory_mb: float = ...,
-    seed: int = ...,
-    base_budget: int = ...,
-    growth: float = ...,
-) -> tuple[int, list[RawMove], int, int, int]: ...
-def shorten(
-    columns: Sequence[Sequence[int]],
-    foundations: Sequence[int],
-    ranks: int,
-    moves: list[RawMove],
-) -> list[RawMove]: ...

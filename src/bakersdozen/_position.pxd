@@ -1,0 +1,452 @@
+# cython: language_level=3
+"""Positions of the compiled engine: state, keys, make/unmake, move generators.
+
+A search module ``cimport``s this file to play moves and generate them; the
+functions on the hot path (make, unmake, the generators and their helpers)
+are defined here, ``inline``, so that they are compiled into every module
+that uses them rather than called through a pointer.  The rest is declared
+here and defined in ``_position.pyx``.
+
+Card encoding (the same as :mod:`bakersdozen.cards`): a card is an index
+0..51, ``4 * (rank - 1) + suit`` with suit C=0, D=1, H=2, S=3.  A 64-bit
+bitboard has bit ``i`` set for card ``i``; bits 52..63 are always clear.
+The four cards of rank ``r`` are the nibble at bits ``4*(r-1) .. 4*(r-1)+3``
+(``RANK_MASK[r]``).
+
+The rules implemented are those of Baker's Dozen (the rules, docs/rules.md):
+one card moves at a time, onto a card one rank higher of any suit or to its
+suit's foundation; an empty column takes nothing; nothing leaves a
+foundation.  docs/engine.md explains the pruning rules and their proofs.
+"""
+
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
+
+cdef extern from *:
+    """
+    #ifndef BD_POSITION_HELPERS
+    #define BD_POSITION_HELPERS
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static inline int bd_ctz(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    static inline int bd_popcount(unsigned long long x) { return (int)__popcnt64(x); }
+    #else
+    static inline int bd_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int bd_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    #endif
+    #if defined(__GNUC__)
+    #define bd_prefetch(p) __builtin_prefetch(p)
+    #else
+    #define bd_prefetch(p) ((void)0)
+    #endif
+    #endif
+    """
+    int bd_ctz(unsigned long long x) nogil            # index of the lowest set bit (x != 0)
+    int bd_popcount(unsigned long long x) nogil       # number of set bits
+    void bd_prefetch(const void* p) nogil             # hint: load p's cache line
+
+cdef enum:
+    NCARDS = 52          # card indices 0..51: the largest pack
+    MAXRANK = 13         # ranks 1..13: the card encoding has room for no more
+    MAXCOLS = 13         # array bound: columns of the tableau (State.ncols <= MAXCOLS)
+    MAXHEIGHT = 52       # array bound: a column can never hold more than the pack
+    TO_FOUNDATION = MAXCOLS  # move target meaning "the card's foundation" (past every column)
+    NO_COLUMN = 255      # State.where[] of a card on its foundation
+    BOTTOM = NCARDS      # "card beneath" of a card at a column's bottom
+    PAIRS = NCARDS * (NCARDS + 1)  # (card, card beneath or BOTTOM) pairs: Zobrist table size
+    MAXMOVES = 128       # bound on the moves of one position (13 tops x (4 targets + 1))
+    # Move-order noise of restart rounds after the first: a random 0..NOISE
+    # added to each move's score (scores span about 0..300).  Measured on
+    # PySol deals 1-300 with a 6M-position cap: noise 63 left 4 deals
+    # undecided, 255 two, 1023 two (and decided deal 100 in 82k positions,
+    # against 41.6M at noise 63), 4095 one but with an eight times larger
+    # median search.
+    NOISE = 1023
+
+# A move, 16 bits: bits 0-5 the card index, bits 8-11 the target (column
+# 0..MAXCOLS-1, or TO_FOUNDATION); the other bits are 0.  The source column
+# is State.where[card] before the move, so make() returns it for unmake().
+ctypedef uint16_t move_t
+
+# A position.  The first block changes with every move (make/unmake keep it
+# and both keys up to date); the second is fixed by the rules and the deal
+# when the State is built (state_from_python) and never changes after.
+#
+# Where the other games of the family will fit (not implemented yet): their
+# play rules become a third, fixed block, read by the generators in place of
+# the Baker's Dozen constants -- e.g. ``uint64_t onto[NCARDS]``, bit b of
+# onto[c] set when card c may be put on card b (today: RANK_MASK[rank(c)+1]),
+# ``uint64_t empty_takes`` (the cards an empty column takes; today none),
+# and ``uint64_t next_home[4]`` (the card each foundation takes next).
+cdef struct State:
+    # -- changes with every move --
+    uint8_t cols[MAXCOLS][MAXHEIGHT]  # cols[c][i]: card index at height i of column c, bottom (i=0) first;
+                                      #   only i < height[c] is meaningful
+    uint8_t height[MAXCOLS]           # number of cards in each column (0 = empty)
+    uint8_t where[NCARDS]             # column 0..ncols-1 of each card, NO_COLUMN if on its foundation
+                                      #   (or not in the pack)
+    uint8_t found[4]                  # found[suit]: highest rank on that suit's foundation, 0 = empty
+    uint64_t tops                     # bitboard: the cards at the top of a non-empty column
+    uint64_t home                     # bitboard: the cards on the foundations
+    uint64_t key                      # Zobrist key: XOR of ZOB_KEY[pair_index(card, beneath)] over the
+                                      #   tableau; invariant under column order; selects the TT bucket
+    uint64_t check                    # the same with ZOB_CHECK (independent values, bit 0 always set):
+                                      #   stored in the TT entry to tell positions of one bucket apart
+    int left                          # cards still in the tableau (0 = won)
+    # -- fixed by the rules and the deal --
+    int ncols                         # columns of the tableau (<= MAXCOLS)
+    int ranks                         # the pack holds ranks 1..ranks of the four suits (<= MAXRANK)
+    uint64_t all_home                 # bitboard: every card of the pack (RANK_MASK[1..ranks])
+
+# Zobrist values by pair_index(card, beneath) and the rank masks, filled when
+# _position is imported (the seed is fixed: keys are the same in every run).
+cdef uint64_t ZOB_KEY[PAIRS]
+cdef uint64_t ZOB_CHECK[PAIRS]
+cdef uint64_t RANK_MASK[16]           # RANK_MASK[r]: the four cards of rank r (1..MAXRANK), 0 outside
+
+
+# ---------------------------------------------------------------------------
+# Cards, moves, keys
+# ---------------------------------------------------------------------------
+
+cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
+    """Next value of the splitmix64 generator (Steele, Lea, Flood 2014)."""
+    x[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = x[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline int card_rank(int c) noexcept nogil:
+    return (c >> 2) + 1
+
+
+cdef inline int card_suit(int c) noexcept nogil:
+    return c & 3
+
+
+cdef inline uint64_t bit(int c) noexcept nogil:
+    return (<uint64_t>1) << c
+
+
+cdef inline int pair_index(int c, int beneath) noexcept nogil:
+    """Index of the pair (card *c*, card directly beneath it or BOTTOM) in the Zobrist tables."""
+    return c * (NCARDS + 1) + beneath
+
+
+cdef inline move_t make_move(int card, int target) noexcept nogil:
+    return <move_t>(card | (target << 8))
+
+
+cdef inline int move_card(move_t m) noexcept nogil:
+    return m & 63
+
+
+cdef inline int move_target(move_t m) noexcept nogil:
+    return (m >> 8) & 15
+
+
+# ---------------------------------------------------------------------------
+# Make / unmake
+# ---------------------------------------------------------------------------
+
+cdef inline int make(State* s, move_t m) noexcept nogil:
+    """Play move *m* (assumed legal); return its source column for :func:`unmake`."""
+    cdef int c = move_card(m)
+    cdef int to = move_target(m)
+    cdef int src = s.where[c]
+    cdef int h = s.height[src] - 1
+    cdef int beneath = BOTTOM
+    cdef int p
+    s.height[src] = h
+    if h > 0:
+        beneath = s.cols[src][h - 1]
+        s.tops |= bit(beneath)
+    p = pair_index(c, beneath)
+    s.key ^= ZOB_KEY[p]
+    s.check ^= ZOB_CHECK[p]
+    if to == TO_FOUNDATION:
+        s.tops &= ~bit(c)
+        s.home |= bit(c)
+        s.found[card_suit(c)] += 1
+        s.where[c] = NO_COLUMN
+        s.left -= 1
+    else:
+        beneath = s.cols[to][s.height[to] - 1]
+        s.tops &= ~bit(beneath)
+        s.cols[to][s.height[to]] = c
+        s.height[to] += 1
+        s.where[c] = to
+        p = pair_index(c, beneath)
+        s.key ^= ZOB_KEY[p]
+        s.check ^= ZOB_CHECK[p]
+    return src
+
+
+cdef inline void unmake(State* s, move_t m, int src) noexcept nogil:
+    """Take back move *m*, which was played from column *src*."""
+    cdef int c = move_card(m)
+    cdef int to = move_target(m)
+    cdef int beneath, p, h
+    if to == TO_FOUNDATION:
+        s.home &= ~bit(c)
+        s.found[card_suit(c)] -= 1
+        s.left += 1
+    else:
+        s.height[to] -= 1
+        beneath = s.cols[to][s.height[to] - 1]
+        s.tops |= bit(beneath)
+        p = pair_index(c, beneath)
+        s.key ^= ZOB_KEY[p]
+        s.check ^= ZOB_CHECK[p]
+    h = s.height[src]
+    beneath = BOTTOM
+    if h > 0:
+        beneath = s.cols[src][h - 1]
+        s.tops &= ~bit(beneath)
+    s.cols[src][h] = c
+    s.height[src] = h + 1
+    s.where[c] = src
+    s.tops |= bit(c)
+    p = pair_index(c, beneath)
+    s.key ^= ZOB_KEY[p]
+    s.check ^= ZOB_CHECK[p]
+
+
+cdef inline void child_keys(const State* s, move_t m, uint64_t* key, uint64_t* check) noexcept nogil:
+    """The (key, check) pair of the position after legal move *m*, without playing it."""
+    cdef int c = move_card(m)
+    cdef int to = move_target(m)
+    cdef int src = s.where[c]
+    cdef int h = s.height[src] - 1
+    cdef int beneath = s.cols[src][h - 1] if h > 0 else BOTTOM
+    cdef uint64_t k = s.key ^ ZOB_KEY[pair_index(c, beneath)]
+    cdef uint64_t k2 = s.check ^ ZOB_CHECK[pair_index(c, beneath)]
+    if to != TO_FOUNDATION:
+        beneath = s.cols[to][s.height[to] - 1]
+        k ^= ZOB_KEY[pair_index(c, beneath)]
+        k2 ^= ZOB_CHECK[pair_index(c, beneath)]
+    key[0] = k
+    check[0] = k2
+
+
+# ---------------------------------------------------------------------------
+# The full move generator
+# ---------------------------------------------------------------------------
+
+cdef inline int gen_legal(const State* s, move_t* out) noexcept nogil:
+    """Every legal move, no pruning, into *out* (room for MAXMOVES).  Returns the count.
+
+    Order: columns left to right; for each top card its foundation move
+    first, then its column moves by the target card's index.
+    """
+    cdef int n = 0, col, c, r, b
+    cdef uint64_t targets
+    for col in range(s.ncols):
+        if s.height[col] == 0:
+            continue
+        c = s.cols[col][s.height[col] - 1]
+        r = card_rank(c)
+        if s.found[card_suit(c)] == r - 1:
+            out[n] = make_move(c, TO_FOUNDATION)
+            n += 1
+        targets = s.tops & RANK_MASK[r + 1]
+        while targets:
+            b = bd_ctz(targets)
+            targets &= targets - 1
+            out[n] = make_move(c, s.where[b])
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------
+# The search move generator: pruning and ordering (proofs in docs/engine.md)
+# ---------------------------------------------------------------------------
+
+cdef inline bint is_safe_home(const State* s, int c) noexcept nogil:
+    """May playable card *c* go to its foundation at once without losing a win?
+
+    True when its rank r <= 2, or when all four cards of rank r - 2 are on
+    the foundations ("safe foundation moves" in docs/engine.md).
+    """
+    cdef int r = card_rank(c)
+    if r <= 2:
+        return True
+    return (s.home & RANK_MASK[r - 2]) == RANK_MASK[r - 2]
+
+
+cdef inline int need(const State* s, int c) noexcept nogil:
+    """How far card *c* is from being playable to its foundation (1 = playable now)."""
+    return card_rank(c) - s.found[card_suit(c)]
+
+
+cdef inline int count_below(const State* s, int col, int h, int limit) noexcept nogil:
+    """Cards among the lowest *h* of column *col* whose `need` is below *limit*."""
+    cdef int i, n = 0
+    for i in range(h):
+        if need(s, s.cols[col][i]) < limit:
+            n += 1
+    return n
+
+
+cdef inline int importance(const State* s, int col, int h) noexcept nogil:
+    """Weight of the soon-needed cards among the lowest *h* of column *col*."""
+    cdef int i, n = 0, v
+    for i in range(h):
+        v = need(s, s.cols[col][i])
+        if v <= 4:
+            n += 16 >> v
+    return n
+
+
+cdef inline bint blocked(const State* s, int col, int height) noexcept nogil:
+    """Is the card at *height* of column *col* stuck above a lower card of its suit?
+
+    A card y whose every card one rank higher is home or beneath y in y's
+    column, lying above a lower card x of its own suit, can never move; the
+    position is then lost, and stays lost ("lost positions" in
+    docs/engine.md), so checking the cards a move affects is enough.
+    """
+    cdef int c = s.cols[col][height]
+    cdef int r = card_rank(c), suit = card_suit(c), i, x
+    cdef uint64_t below = 0
+    cdef bint lower = False
+    for i in range(height):
+        x = s.cols[col][i]
+        below |= bit(x)
+        if card_suit(x) == suit and card_rank(x) < r:
+            lower = True
+    return lower and (RANK_MASK[r + 1] & s.all_home & ~s.home & ~below) == 0
+
+
+cdef inline bint is_dead(const State* s) noexcept nogil:
+    """Is the position lost by a block (:func:`blocked`) anywhere?"""
+    cdef int col, i
+    for col in range(s.ncols):
+        for i in range(1, s.height[col]):
+            if blocked(s, col, i):
+                return True
+    return False
+
+
+cdef inline bint dead_after(const State* s, move_t last) noexcept nogil:
+    """Did move *last*, just played, create a block (:func:`blocked`)?
+
+    Blocks arise only where a card lands on a column (it may now sit above a
+    lower card of its suit) or where a card goes home (the cards one rank
+    lower lose a possible support).
+    """
+    cdef int c = move_card(last), to = move_target(last), r, y, col, i
+    cdef uint64_t ys
+    if to != TO_FOUNDATION:
+        return blocked(s, to, s.height[to] - 1)
+    r = card_rank(c)
+    if r < 2:
+        return False
+    ys = RANK_MASK[r - 1] & ~s.home & s.all_home
+    while ys:
+        y = bd_ctz(ys)
+        ys &= ys - 1
+        col = s.where[y]
+        for i in range(1, s.height[col]):
+            if s.cols[col][i] == y:
+                if blocked(s, col, i):
+                    return True
+                break
+    return False
+
+
+cdef inline int gen_search(const State* s, move_t* out, uint64_t noise_seed, int heur,
+                           int last) noexcept nogil:
+    """Moves the search tries, pruned soundly and best first, into *out* (MAXMOVES).
+
+    Pruning (each rule never removes every winning line; docs/engine.md has
+    the proofs and the rules each proof needs):
+    1. A safe foundation move (:func:`is_safe_home`) is played alone.
+    2. A column's only card never moves onto another column (an emptied
+       column takes nothing).
+    3. A lost position (:func:`blocked`) gets no moves.  *last* is the move
+       that led here (-1 at the root, where every card is checked).
+    Ordering: foundation moves first, then column moves by a score (*heur*
+    1: inversions of foundation order removed from the source column minus
+    those added to the target; 2: weight of soon-needed cards uncovered
+    minus those buried) plus 100 for uncovering a playable card;
+    *noise_seed* != 0 adds a deterministic random tie-break of 0..NOISE.
+    Returns the count.
+    """
+    cdef int n = 0, col, c, r, b, h, i, j, tgt
+    cdef uint64_t targets, x
+    cdef int score[MAXMOVES]
+    cdef int sc
+    cdef move_t mv
+    if dead_after(s, <move_t>last) if last >= 0 else is_dead(s):
+        return 0
+    for col in range(s.ncols):
+        h = s.height[col]
+        if h == 0:
+            continue
+        c = s.cols[col][h - 1]
+        r = card_rank(c)
+        if s.found[card_suit(c)] == r - 1:
+            if is_safe_home(s, c):
+                out[0] = make_move(c, TO_FOUNDATION)
+                return 1
+            out[n] = make_move(c, TO_FOUNDATION)
+            score[n] = 1000 + (MAXRANK + 1 - r)
+            n += 1
+        if h == 1:
+            continue
+        targets = s.tops & RANK_MASK[r + 1]
+        if not targets:
+            continue
+        if heur == 1:
+            sc = 16 * count_below(s, col, h - 1, need(s, c))
+        else:
+            sc = 4 * importance(s, col, h - 1)
+        if need(s, s.cols[col][h - 2]) == 1:
+            sc += 100
+        while targets:
+            b = bd_ctz(targets)
+            targets &= targets - 1
+            tgt = s.where[b]
+            out[n] = make_move(c, tgt)
+            if heur == 1:
+                score[n] = sc - 16 * count_below(s, tgt, s.height[tgt], need(s, c))
+            else:
+                score[n] = sc - 4 * importance(s, tgt, s.height[tgt])
+            if noise_seed:
+                x = noise_seed ^ (<uint64_t>out[n] * 0x9E3779B97F4A7C15ULL) ^ s.key
+                x = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ULL
+                score[n] += <int>((x >> 40) & NOISE)
+            n += 1
+    # insertion sort, best first
+    for i in range(1, n):
+        mv = out[i]
+        sc = score[i]
+        j = i - 1
+        while j >= 0 and score[j] < sc:
+            out[j + 1] = out[j]
+            score[j + 1] = score[j]
+            j -= 1
+        out[j + 1] = mv
+        score[j + 1] = sc
+    return n
+
+
+# ---------------------------------------------------------------------------
+# Defined in _position.pyx
+# ---------------------------------------------------------------------------
+
+cdef void state_full_keys(const State* s, uint64_t* key, uint64_t* check) noexcept nogil
+cdef bint is_legal(const State* s, move_t m) noexcept nogil
+cdef uint64_t perft(State* s, int depth) noexcept nogil
+cdef int state_from_python(State* s, object columns, object foundations, int ranks) except -1
+cdef object move_to_tuple(const State* s, move_t m)
+
+
+cdef class Position:
+    cdef State s
+    cdef move_t history_moves[4096]
+    cdef uint8_t history_src[4096]
+    cdef int ply
+    cdef move_t _find(self, object move) except? 0xFFFF

@@ -1,0 +1,260 @@
+# cython: language_level=3
+"""Positions of the compiled engine (private; declarations in ``_position.pxd``).
+
+The position (``State``), its column-order-invariant Zobrist keys,
+make/unmake and the two move generators -- the full one (every legal move,
+for perft and the Python API) and the search's pruned, ordered one -- are
+defined in ``_position.pxd`` so that every search module compiles them
+inline.  This module fills the Zobrist tables, builds a ``State`` from
+Python data, counts perft, and offers :class:`Position` to Python.  Card
+indices and bitboards are described in ``_position.pxd`` and
+docs/engine.md.
+"""
+
+from libc.stdint cimport uint8_t, uint64_t
+from libc.string cimport memset
+
+
+cdef void _init_tables() noexcept nogil:
+    cdef uint64_t seed = 0x0BAD5EEDBA4E5D02ULL
+    cdef int i
+    for i in range(PAIRS):
+        ZOB_KEY[i] = splitmix64(&seed)
+    for i in range(PAIRS):
+        # bit 0 set in every value (a historical choice kept so that searches
+        # reproduce the published figures): bit 0 of a check key is then just
+        # the parity of the tableau's size, and 63 of its bits are random
+        ZOB_CHECK[i] = splitmix64(&seed) | 1ULL
+    for i in range(16):
+        RANK_MASK[i] = 0
+    for i in range(1, MAXRANK + 1):
+        RANK_MASK[i] = (<uint64_t>0xF) << (4 * (i - 1))
+
+_init_tables()
+
+
+cdef void state_full_keys(const State* s, uint64_t* key, uint64_t* check) noexcept nogil:
+    """Recompute both Zobrist keys from scratch (the reference for the incremental ones)."""
+    cdef int col, i, beneath, c
+    cdef uint64_t k = 0, k2 = 0
+    for col in range(s.ncols):
+        for i in range(s.height[col]):
+            c = s.cols[col][i]
+            beneath = s.cols[col][i - 1] if i > 0 else BOTTOM
+            k ^= ZOB_KEY[pair_index(c, beneath)]
+            k2 ^= ZOB_CHECK[pair_index(c, beneath)]
+    key[0] = k
+    check[0] = k2
+
+
+cdef bint is_legal(const State* s, move_t m) noexcept nogil:
+    """Is *m* a legal move in *s*?  (Any 16-bit value may be asked.)"""
+    cdef int c = move_card(m), to = move_target(m), src
+    if c >= NCARDS or s.where[c] == NO_COLUMN:
+        return False
+    src = s.where[c]
+    if s.cols[src][s.height[src] - 1] != c:
+        return False
+    if to == TO_FOUNDATION:
+        return s.found[card_suit(c)] == card_rank(c) - 1
+    if to >= s.ncols or to == src or s.height[to] == 0:
+        return False
+    return card_rank(s.cols[to][s.height[to] - 1]) == card_rank(c) + 1
+
+
+cdef uint64_t perft(State* s, int depth) noexcept nogil:
+    """Number of move sequences of length *depth* (all legal moves, no pruning)."""
+    cdef move_t moves[MAXMOVES]
+    cdef int n, i, src
+    cdef uint64_t total = 0
+    if depth == 0:
+        return 1
+    n = gen_legal(s, moves)
+    if depth == 1:
+        return n
+    for i in range(n):
+        src = make(s, moves[i])
+        total += perft(s, depth - 1)
+        unmake(s, moves[i], src)
+    return total
+
+
+# ---------------------------------------------------------------------------
+# Building a State from Python data
+# ---------------------------------------------------------------------------
+
+cdef int state_from_python(State* s, object columns, object foundations, int ranks) except -1:
+    """Fill *s* from card-index columns (bottom first) and foundation heights.
+
+    Raises ValueError for anything that is not a consistent position of a
+    pack of ranks 1..ranks (the Python layer validates first; this is the
+    last line of defence against memory errors).
+    """
+    cdef int col, i, c, suit
+    cdef uint64_t seen = 0
+    memset(s, 0, sizeof(State))
+    if not 1 <= ranks <= MAXRANK:
+        raise ValueError(f"ranks must be 1..{MAXRANK}, not {ranks}")
+    s.ranks = ranks
+    s.all_home = 0
+    for i in range(1, ranks + 1):
+        s.all_home |= RANK_MASK[i]
+    cols = [list(map(int, column)) for column in columns]
+    if len(cols) > MAXCOLS:
+        raise ValueError(f"at most {MAXCOLS} columns, not {len(cols)}")
+    s.ncols = len(cols)
+    for i in range(NCARDS):
+        s.where[i] = NO_COLUMN
+    for col, column in enumerate(cols):
+        if len(column) > MAXHEIGHT:
+            raise ValueError(f"column {col + 1} is too tall")
+        for i, c in enumerate(column):
+            if not 0 <= c < NCARDS or card_rank(c) > ranks:
+                raise ValueError(f"card index {c} is not in the pack")
+            if seen & bit(c):
+                raise ValueError(f"card index {c} appears twice")
+            seen |= bit(c)
+            s.cols[col][i] = c
+            s.where[c] = col
+        s.height[col] = len(column)
+        if column:
+            s.tops |= bit(column[len(column) - 1])
+    found = list(map(int, foundations))
+    if len(found) != 4:
+        raise ValueError("foundations must give four heights")
+    for suit in range(4):
+        if not 0 <= found[suit] <= ranks:
+            raise ValueError(f"foundation height {found[suit]} out of range")
+        s.found[suit] = found[suit]
+        for i in range(1, found[suit] + 1):
+            c = 4 * (i - 1) + suit
+            if seen & bit(c):
+                raise ValueError(f"card index {c} is both in a column and home")
+            seen |= bit(c)
+            s.home |= bit(c)
+    if seen != s.all_home:
+        raise ValueError("the position does not hold every card of the pack once")
+    s.left = bd_popcount(s.all_home & ~s.home)
+    state_full_keys(s, &s.key, &s.check)
+    return 0
+
+
+cdef object move_to_tuple(const State* s, move_t m):
+    """(card index, source column, target column or -1 for the foundation)."""
+    cdef int c = move_card(m)
+    cdef int to = move_target(m)
+    return (c, s.where[c], -1 if to == TO_FOUNDATION else to)
+
+
+cdef class Position:
+    """A mutable engine position, for move generation, perft and hashing.
+
+    Parameters
+    ----------
+    columns : sequence of sequences of int
+        Card indices (``4*(rank-1)+suit``) of each column, bottom first.
+    foundations : sequence of 4 int
+        Highest rank on each suit's foundation (0 = empty), by suit index.
+    ranks : int
+        The pack holds ranks 1..ranks of four suits (13 for a full pack).
+
+    Moves are tuples ``(card, source, target)``: card index, 0-based source
+    column, 0-based target column or -1 for the card's foundation.
+    """
+
+    def __init__(self, columns, foundations=(0, 0, 0, 0), int ranks=MAXRANK):
+        state_from_python(&self.s, columns, foundations, ranks)
+        self.ply = 0
+
+    def legal_moves(self):
+        """All legal moves, as a list of ``(card, source, target)`` tuples."""
+        cdef move_t moves[MAXMOVES]
+        cdef int n = gen_legal(&self.s, moves)
+        return [move_to_tuple(&self.s, moves[i]) for i in range(n)]
+
+    cdef move_t _find(self, object move) except? 0xFFFF:
+        cdef move_t moves[MAXMOVES]
+        cdef int n = gen_legal(&self.s, moves)
+        for i in range(n):
+            if move_to_tuple(&self.s, moves[i]) == tuple(move):
+                return moves[i]
+        raise ValueError(f"illegal move {move!r}")
+
+    def make(self, move):
+        """Play a legal ``(card, source, target)`` move; ValueError if illegal."""
+        cdef move_t m = self._find(move)
+        if self.ply >= 4096:
+            raise ValueError("move history is full (4096 moves)")
+        self.history_src[self.ply] = make(&self.s, m)
+        self.history_moves[self.ply] = m
+        self.ply += 1
+
+    def unmake(self):
+        """Take back the last move played with :meth:`make`."""
+        if self.ply == 0:
+            raise ValueError("no move to take back")
+        self.ply -= 1
+        unmake(&self.s, self.history_moves[self.ply], self.history_src[self.ply])
+
+    @property
+    def key(self):
+        """The incrementally maintained (key, check) Zobrist pair, 64-bit ints."""
+        return (self.s.key, self.s.check)
+
+    def full_key(self):
+        """The Zobrist pair recomputed from scratch (must equal :attr:`key`)."""
+        cdef uint64_t k, k2
+        state_full_keys(&self.s, &k, &k2)
+        return (k, k2)
+
+    @property
+    def columns(self):
+        """Card indices of each column, bottom first."""
+        return [[self.s.cols[c][i] for i in range(self.s.height[c])] for c in range(self.s.ncols)]
+
+    @property
+    def foundations(self):
+        """Highest rank on each suit's foundation."""
+        return [self.s.found[i] for i in range(4)]
+
+    @property
+    def tops(self):
+        """Bitboard of the cards at the top of a column."""
+        return self.s.tops
+
+    @property
+    def home(self):
+        """Bitboard of the cards on the foundations."""
+        return self.s.home
+
+    @property
+    def is_won(self):
+        """True when every card is on its foundation."""
+        return self.s.left == 0
+
+    def perft(self, int depth):
+        """Count the move sequences of length *depth* from here (all legal moves)."""
+        if depth < 0:
+            raise ValueError("depth must be >= 0")
+        cdef uint64_t n
+        with nogil:
+            n = perft(&self.s, depth)
+        return n
+
+    def make_unmake_loop(self, long repetitions):
+        """Benchmark helper: make and unmake every legal move *repetitions* times.
+
+        Returns the number of make/unmake pairs performed.
+        """
+        cdef move_t moves[MAXMOVES]
+        cdef int n, i, src
+        cdef long rep
+        n = gen_legal(&self.s, moves)
+        with nogil:
+            for rep in range(repetitions):
+                for i in range(n):
+                    src = make(&self.s, moves[i])
+                    unmake(&self.s, moves[i], src)
+        return repetitions * n
+
+

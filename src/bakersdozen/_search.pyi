@@ -1,0 +1,38 @@
+"""Type stubs for the compiled search module (see _search.pyx; private module)."""
+
+from collections.abc import Sequence
+
+from ._position import RawMove
+
+SOLVED: int
+UNSOLVABLE: int
+NODE_LIMIT: int
+TIME_LIMIT: int
+INTERRUPTED: int
+OUT_OF_MEMORY: int
+
+class DepthFirstSearch:
+    def __init__(
+        self,
+        columns: Sequence[Sequence[int]],
+        foundations: Sequence[int] = ...,
+        ranks: int = ...,
+        *,
+        memory_mb: float = ...,
+    ) -> None: ...
+    def run(
+        self,
+        *,
+        time_limit: float = ...,
+        max_nodes: int = ...,
+        seed: int = ...,
+        base_budget: int = ...,
+        growth: float = ...,
+    ) -> tuple[int, list[RawMove], int, int, int]: ...
+
+def shorten(
+    columns: Sequence[Sequence[int]],
+    foundations: Sequence[int],
+    ranks: int,
+    moves: list[RawMove],
+) -> list[RawMove]: ...
