@@ -1,6 +1,6 @@
 """bakersdozen: a solver for the solitaire game Baker's Dozen.
 
-The public API (rules in RULES.md, formats in NOTATION.md):
+The public API:
 
 - :class:`Card`, :class:`Suit`: card values;
 - :class:`Deal`: a position (13 columns bottom → top, foundations), with
@@ -9,26 +9,31 @@ The public API (rules in RULES.md, formats in NOTATION.md):
 - :class:`Move` and :data:`FOUNDATION`: one move, ``"7C 1>2"``, ``"AS 3>F"``;
 - :func:`check`: an independent replay of a move list;
 - :func:`solve`, :class:`Solution`, :class:`Verdict`: the solver;
-- :func:`survey`, :class:`SurveyRecord`, :func:`summarize`, :class:`Summary`,
-  :func:`parse_deal_range`: many deals at once;
+- :class:`Record`: the result record of a solved deal (``solve --json``,
+  surveys, ``bench --json``);
+- :func:`survey`, :func:`summarize`, :class:`Summary`,
+  :func:`parse_deal_range`: many deals at once (:mod:`bakersdozen.survey`,
+  loaded on first use);
 - :class:`BakersDozenError`, :class:`ParseError`, :class:`IllegalMoveError`.
+
+Importing the package loads neither the command line nor the survey.
 """
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
+from ._version import __version__
 from .cards import Card, Suit
 from .check import CheckResult, check
 from .errors import BakersDozenError, IllegalMoveError, ParseError
 from .model import FOUNDATION, Deal, Move
-from .solver import Solution, Verdict, solve
-from .survey import Summary, SurveyRecord, parse_deal_range, summarize, survey
+from .records import Record
+from .solution import Solution, Verdict
+from .solver import solve
 
-try:
-    __version__ = version("bakersdozen")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0+unknown"
+#: The 0.1.0 name of :class:`Record`.
+SurveyRecord = Record
 
 __all__ = [
     "Card",
@@ -41,8 +46,9 @@ __all__ = [
     "solve",
     "Solution",
     "Verdict",
-    "survey",
+    "Record",
     "SurveyRecord",
+    "survey",
     "Summary",
     "summarize",
     "parse_deal_range",
@@ -51,3 +57,21 @@ __all__ = [
     "IllegalMoveError",
     "__version__",
 ]
+
+_LAZY = {
+    "survey": ("bakersdozen.survey", None),
+    "summarize": ("bakersdozen.stats", "summarize"),
+    "Summary": ("bakersdozen.stats", "Summary"),
+    "parse_deal_range": ("bakersdozen.survey.tasks", "parse_deal_range"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load the survey names on first use (``bakersdozen.survey`` is the callable module)."""
+    if name in _LAZY:
+        import importlib
+
+        module_name, attribute = _LAZY[name]
+        module = importlib.import_module(module_name)
+        return module if attribute is None else getattr(module, attribute)
+    raise AttributeError(f"module 'bakersdozen' has no attribute {name!r}")
