@@ -28,12 +28,8 @@ from .cards import Card, Suit
 from .check import CheckResult, check
 from .errors import BakersDozenError, IllegalMoveError, ParseError
 from .model import FOUNDATION, Deal, Move
-from .records import Record
 from .solution import Solution, Verdict
 from .solver import solve
-
-#: The 0.1.0 name of :class:`Record`.
-SurveyRecord = Record
 
 __all__ = [
     "Card",
@@ -59,6 +55,8 @@ __all__ = [
 ]
 
 _LAZY = {
+    "Record": ("bakersdozen.records", "Record"),
+    "SurveyRecord": ("bakersdozen.records", "Record"),  # its 0.1.0 name
     "survey": ("bakersdozen.survey", None),
     "summarize": ("bakersdozen.stats", "summarize"),
     "Summary": ("bakersdozen.stats", "Summary"),
@@ -67,7 +65,11 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    """Load the survey names on first use (``bakersdozen.survey`` is the callable module)."""
+    """Load the record and survey names on first use (``bakersdozen.survey`` is the callable module).
+
+    They are not needed to solve one deal, and a command-line call pays
+    for every module it imports.
+    """
     if name in _LAZY:
         import importlib
 

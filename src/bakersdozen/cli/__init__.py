@@ -22,20 +22,25 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
-from types import FrameType, ModuleType
+from types import FrameType
 from typing import Any, NoReturn
 
 from ..errors import BakersDozenError
-from . import bench, deal, show, solve, survey
 from ._common import (
     EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, error,
 )
 
 __all__ = ["main", "build_parser", "COMMANDS", "Terminated"]
 
-#: The commands, in the order ``--help`` lists them.
-COMMANDS: dict[str, ModuleType] = {
-    "deal": deal, "show": show, "solve": solve, "survey": survey, "bench": bench,
+#: The commands, in the order ``--help`` lists them, with their one-line help
+#: (each module's ``HELP``; a test checks they agree).  Only the module of the
+#: command being run is imported.
+COMMANDS: dict[str, str] = {
+    "deal": "print PySol deal N as board text",
+    "show": "read a board file and print it as a tableau",
+    "solve": "solve a board file or a PySol deal",
+    "survey": "solve many deals, write one record per deal, summarise",
+    "bench": "benchmark the solver on PySol deals (and fc-solve)",
 }
 
 
@@ -54,18 +59,22 @@ class _UsageError(Exception):
     pass
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every command."""
-    from .. import __version__
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: every command, with the arguments of *command* (None: of all)."""
+    import importlib
+
+    from .._version import __version__
 
     parser = _Parser(prog="bakersdozen", description="Solve and inspect deals of Baker's Dozen.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                 parser_class=_Parser)
-    for name, module in COMMANDS.items():
-        sub_parser = sub.add_parser(name, help=module.HELP, description=module.HELP)
-        module.add_arguments(sub_parser)
-        sub_parser.set_defaults(_run=module.run)
+    for name, help in COMMANDS.items():
+        sub_parser = sub.add_parser(name, help=help, description=help)
+        if command is None or name == command:
+            module = importlib.import_module(f"{__name__}.{name}")
+            module.add_arguments(sub_parser)
+            sub_parser.set_defaults(_run=module.run)
     return parser
 
 
@@ -97,14 +106,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         The exit status (module documentation).  Never raises SystemExit
         itself: argparse's exits become return values.
     """
-    parser = build_parser()
-    command = "COMMAND"
+    words = list(sys.argv[1:] if argv is None else argv)
+    # The command is the first word not an option (only --help and --version
+    # come before it); only its module is imported.
+    command = next((w for w in words if not w.startswith("-")), "")
+    parser = build_parser(command if command in COMMANDS else None)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
     except _UsageError as usage:
-        words = list(sys.argv[1:] if argv is None else argv)
-        command = next((w for w in words if w in COMMANDS), "")
-        return error(command, str(usage)) if command else _top_error(str(usage))
+        if command in COMMANDS:
+            return error(command, str(usage))
+        return _top_error(str(usage))
     except SystemExit as exit_:  # --help, --version
         code = exit_.code
         return code if isinstance(code, int) else EXIT_BAD_INPUT
