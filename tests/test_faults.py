@@ -340,3 +340,37 @@ def test_a_huge_survey_starts_at_once(capsys: pytest.CaptureFixture[str]) -> Non
     first = next(iter(records))
     assert first.deal == 1
     assert time.monotonic() - start < 5
+
+
+# -- the executor is a parameter ---------------------------------------------------------
+
+
+def test_any_executor_runs_a_survey() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bakersdozen.survey import survey
+
+    deals = [1, 2, 64, Deal.pysol(5)]
+    with ThreadPoolExecutor(2) as pool:
+        threaded = list(survey(deals, jobs=2, executor=pool, memory_mb=MEMORY_MB, moves=True))
+    inline = list(survey(deals, jobs=1, memory_mb=MEMORY_MB, moves=True))
+
+    def key(r: Record) -> tuple[object, ...]:
+        return (str(r.deal), r.verdict, r.nodes, r.moves)
+
+    assert sorted(map(key, threaded)) == sorted(map(key, inline))  # type: ignore[type-var]
+    assert {r.deal for r in inline} == {1, 2, 64, board_id(Deal.pysol(5))}
+
+
+@pytest.mark.skipif(not LINUX, reason="signals")
+def test_sigterm_stops_a_solve(tmp_path: Path) -> None:
+    err = tmp_path / "err"
+    with open(err, "wb") as handle:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bakersdozen", "solve", "--deal", "417", "--time-limit",
+             "none", "--memory-mb", "16"], env=ENV, stdout=subprocess.DEVNULL, stderr=handle,
+        )
+    time.sleep(1.0)
+    process.terminate()
+    assert process.wait(10) == 143
+    assert _one_line(err.read_text()) == "bakersdozen solve: terminated"
