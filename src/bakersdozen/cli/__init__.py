@@ -20,14 +20,13 @@ import argparse
 import os
 import signal
 import sys
-import threading
 from collections.abc import Sequence
 from types import FrameType
 from typing import Any, NoReturn
 
 from ..errors import BakersDozenError
 from ._common import (
-    EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, error,
+    EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, Formatter, error,
 )
 
 __all__ = ["main", "build_parser", "COMMANDS", "Terminated"]
@@ -50,6 +49,10 @@ class Terminated(BaseException):
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line and a return value, never an exit."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise _UsageError(f"{message} (see {self.prog} --help)")
@@ -123,8 +126,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = args.command
     if sys.stdout is None:
         return error(command, "standard output is closed")
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous: Any = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
+    try:
+        previous: Any = signal.signal(signal.SIGTERM, _on_sigterm)
+        main_thread = True
+    except ValueError:  # not the main thread: leave signals alone
+        main_thread = False
     try:
         status: int = args._run(args)
         sys.stdout.flush()

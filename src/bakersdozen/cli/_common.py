@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from typing import TYPE_CHECKING, Final
 
@@ -21,7 +22,7 @@ __all__ = [
     "EXIT_OK", "EXIT_UNSOLVABLE", "EXIT_BAD_INPUT", "EXIT_UNKNOWN", "EXIT_WORKER_DIED",
     "EXIT_INTERRUPTED", "EXIT_TERMINATED", "KINGS_NOTE", "MAX_DEAL",
     "positive_float", "time_limit", "positive_int", "seed_int", "deal_number",
-    "add_limit_arguments", "read_board", "error",
+    "add_limit_arguments", "read_board", "error", "Formatter",
 ]
 
 EXIT_OK: Final = 0
@@ -42,6 +43,30 @@ KINGS_NOTE: Final = "note: kings moved to the bottom of their columns (stable ru
 #: The largest PySol deal number.
 MAX_DEAL: Final = 2**64 - 1
 _MAX_DIGITS: Final = len(str(MAX_DEAL))
+
+
+class Formatter(argparse.HelpFormatter):
+    """argparse's formatter, sized with :func:`os.get_terminal_size` (not :mod:`shutil`).
+
+    argparse makes a formatter for every argument added; the default one
+    imports shutil (and with it bz2, lzma...) for the terminal's width,
+    a few milliseconds of every start.
+    """
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        if width is None:
+            try:
+                width = int(os.environ.get("COLUMNS", "")) or 80
+            except ValueError:
+                width = 80
+            if "COLUMNS" not in os.environ:
+                try:
+                    width = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+                except (AttributeError, ValueError, OSError):
+                    width = 80
+            width -= 2
+        super().__init__(prog, indent_increment, max_help_position, width)
 
 
 def error(command: str, message: str) -> int:

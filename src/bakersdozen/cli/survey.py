@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ._common import (
-    EXIT_OK, EXIT_WORKER_DIED, add_limit_arguments, error, positive_float,
+    EXIT_OK, EXIT_WORKER_DIED, Formatter, add_limit_arguments, error, positive_float,
     positive_int,
 )
 
@@ -28,8 +28,17 @@ if TYPE_CHECKING:
 HELP = "solve many deals, write one record per deal, summarise"
 
 
+class _RawDescription(argparse.RawDescriptionHelpFormatter):
+    """The description as written; the width from the parser's own formatter."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         width or Formatter(prog)._width + 2)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = _RawDescription
     parser.description = (
         "Solve many deals and write one record per deal (JSON Lines or CSV).\n\n"
         "Running the same command again on an existing --output resumes it: deals\n"
