@@ -35,7 +35,10 @@ def main() -> int:
     args = parser.parse_args()
     bare = [sys.executable, "-c", "pass"]
     solve = [sys.executable, "-m", "bakersdozen", "solve", "--deal", "1"]
-    wall(bare), wall(solve)  # warm the file cache
+    check = subprocess.run(solve, capture_output=True, text=True, check=False)  # warms the cache
+    if check.returncode != 0 or not check.stdout.startswith("verdict: solved"):
+        raise SystemExit(f"{' '.join(solve)} failed: {check.returncode} {check.stderr.strip()}")
+    wall(bare)
     bare_times, solve_times = [], []
     for _ in range(args.runs):
         bare_times.append(wall(bare))
