@@ -193,6 +193,8 @@ def _run_tasks(
     writer: RecordWriter | None, out_format: str,
 ) -> list[Record]:
     """Run the tasks on this process (one job) or worker processes; write each record."""
+    from dataclasses import replace
+
     from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
 
     from ..survey import codecs
@@ -216,7 +218,8 @@ def _run_tasks(
             else:
                 sys.stdout.write(codecs.format_record(record, out_format))
                 sys.stdout.flush()
-            records.append(record)
+            # the summary needs no moves: keep millions of records small
+            records.append(record if record.moves is None else replace(record, moves=None))
             counts[record.verdict.value] += 1
             progress.set_postfix(counts, refresh=False)
             progress.update()
