@@ -23,11 +23,11 @@ from bakersdozen.bench import (
     find_fc_solve,
     parse_deals,
     parse_fc_solve,
-    percentile,
     perft_speed,
     run_fc_solve,
 )
 from bakersdozen.cli import main
+from bakersdozen.stats import percentile
 
 EASY = "1,24,64"  # two quick wins and a quick proof of unsolvability
 
@@ -86,7 +86,7 @@ def test_parse_deals() -> None:
     assert parse_deals(str(2**64 - 1)) == [2**64 - 1]
 
 
-@pytest.mark.parametrize("spec", ["", "1,", "x", "1-", "-3", "5-1", "0", "1-x", str(2**64), "1-20000000"])
+@pytest.mark.parametrize("spec", ["", "1,", "x", "1-", "-3", "5-1", "0", "1-x", str(2**64)])
 def test_parse_deals_refuses(spec: str) -> None:
     with pytest.raises(ValueError, match="deal range"):
         parse_deals(spec)
@@ -166,11 +166,13 @@ def test_jobs_use_processes(capsys: pytest.CaptureFixture[str]) -> None:
     assert report["solvers"]["bakersdozen"]["summary"]["solved"] == 2
 
 
-def test_python_m_entry_point(capsys: pytest.CaptureFixture[str]) -> None:
-    from bakersdozen.bench import main as bench_main
+def test_python_m_entry_point() -> None:
+    import subprocess
 
-    assert bench_main(["--deals", "24", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["solvers"]["bakersdozen"]["summary"]["solved"] == 1
+    done = subprocess.run([sys.executable, "-m", "bakersdozen", "bench", "--deals", "24", "--json"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["solvers"]["bakersdozen"]["summary"]["solved"] == 1
 
 
 def test_perft_speed_counts() -> None:
@@ -305,7 +307,7 @@ def test_fc_solve_killed_at_time_limit_is_unknown(
     monkeypatch.setenv("FAKE_FC_MODE", "sleep")
     program = find_fc_solve()  # the probe board is answered at once
     result = run_fc_solve(program, 24, time_limit=0.5)
-    assert (result.verdict, result.reason, result.nodes) == ("unknown", "time_limit", None)
+    assert (result.verdict.value, result.reason, result.nodes) == ("unknown", "time_limit", 0)
     assert 0.5 <= result.seconds < 5
 
 
@@ -323,7 +325,7 @@ def test_fc_solve_gets_board_and_arguments(
     )
     program.chmod(0o755)
     result = run_fc_solve(str(program), 64, time_limit=5, extra=["-l", "lg"])
-    assert result.verdict == "unsolvable"
+    assert result.verdict.value == "unsolvable"
     seen = json.loads(log.read_text())
     assert seen["argv"] == ["--game", "bakers_dozen", "-l", "lg"]
     assert seen["stdin"] == Deal.pysol(64).to_text()

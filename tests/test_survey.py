@@ -24,6 +24,7 @@ import pytest
 import bakersdozen
 from bakersdozen import Deal, ParseError, SurveyRecord, Verdict, check, solve
 from bakersdozen.cli import main
+from bakersdozen.records import board_id, move_from_json
 from bakersdozen.survey import (
     RecordWriter,
     parse_deal_range,
@@ -39,7 +40,7 @@ MEMORY_MB = 64
 
 def _replay(deal: Deal, moves: object) -> None:
     assert isinstance(moves, (list, tuple)) and moves
-    assert check(deal, [str(m) for m in moves]).won
+    assert check(deal, [move_from_json(m) if isinstance(m, dict) else m for m in moves]).won
 
 
 def _jsonl(path: Path) -> list[dict[str, object]]:
@@ -120,13 +121,13 @@ def test_records_match_solve() -> None:
     records = list(bakersdozen.survey(
         deals, jobs=2, time_limit=60.0, memory_mb=MEMORY_MB, moves=True
     ))
-    assert sorted(r.deal for r in records) == sorted(str(n) for n in deals)
+    assert sorted(r.deal for r in records) == sorted(deals)  # type: ignore[type-var]
     for record in records:
         deal = Deal.pysol(int(record.deal))
         solution = solve(deal, time_limit=60.0, memory_mb=MEMORY_MB)
         assert record.verdict is solution.verdict
         assert record.nodes == solution.nodes
-        assert record.moves == tuple(str(m) for m in solution.moves)
+        assert record.moves == solution.moves
         assert record.reason is None
         if solution.verdict is Verdict.SOLVED:
             assert record.length == len(solution.moves)
@@ -134,7 +135,7 @@ def test_records_match_solve() -> None:
         else:
             assert record.length is None
     verdicts = {r.deal: r.verdict for r in records}
-    assert verdicts["64"] is Verdict.UNSOLVABLE
+    assert verdicts[64] is Verdict.UNSOLVABLE
 
 
 def test_api_inputs_in_process() -> None:
@@ -143,11 +144,11 @@ def test_api_inputs_in_process() -> None:
     records = list(bakersdozen.survey(
         [1, deal, ("mine", Deal.pysol(10))], jobs=1, max_nodes=100_000, memory_mb=MEMORY_MB
     ))
-    assert [r.deal for r in records][::2] == ["1", "mine"]
-    assert records[1].deal.startswith("board-")
+    assert [r.deal for r in records][::2] == [1, "mine"]
+    assert records[1].deal == board_id(deal) and records[1].deal.startswith("board-")
     assert all(r.verdict is Verdict.SOLVED and r.moves is None for r in records)
     assert records[1].nodes == solve(deal, max_nodes=100_000, memory_mb=MEMORY_MB).nodes
-    again = SurveyRecord.from_dict(json.loads(json.dumps(records[0].to_dict())))
+    again = SurveyRecord.from_json(json.loads(json.dumps(records[0].to_json())))
     assert again == records[0]
 
 
@@ -183,8 +184,7 @@ def test_jsonl_and_csv_are_standard(tmp_path: Path, capsys: pytest.CaptureFixtur
         if line["verdict"] == "solved":
             assert int(row["length"]) == line["length"] == len(line["moves"])  # type: ignore[arg-type]
             _replay(deal, line["moves"])
-            tokens = row["moves"].split()
-            _replay(deal, [f"{a} {b}" for a, b in zip(tokens[::2], tokens[1::2])])
+            assert json.loads(row["moves"]) == line["moves"]  # one move shape everywhere
         else:
             assert row["length"] == "" and line["length"] is None
     assert by_deal["64"]["verdict"] == "unsolvable"
@@ -201,7 +201,7 @@ def test_stdout_is_jsonl(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["survey", "1,4", "--jobs", "1", "--memory-mb", str(MEMORY_MB)]) == 0
     captured = capsys.readouterr()
     records = [json.loads(line) for line in captured.out.splitlines()]
-    assert sorted(r["deal"] for r in records) == ["1", "4"]
+    assert sorted(r["deal"] for r in records) == [1, 4]
     assert "moves" not in records[0]
     assert "deals: 2" in captured.err  # the summary goes to stderr
 
@@ -331,7 +331,7 @@ def test_summary_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_summary_lists_few_unknowns() -> None:
-    records = [SurveyRecord(str(n), Verdict.UNKNOWN, "time_limit", 1.0, 1, None)
+    records = [SurveyRecord(n, Verdict.UNKNOWN, "time_limit", 1.0, 1, None)
                for n in range(100, 0, -1)]
     text = summarize(records).format()
     assert "unknown (time_limit 100): 1, 2, 3," in text
@@ -375,8 +375,8 @@ def test_survey_boards_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
             "--memory-mb", str(MEMORY_MB), "--output", "boards.jsonl"]
     assert main(argv) == 0
     lines = {str(line["deal"]): line for line in _jsonl(Path("boards.jsonl"))}
-    assert sorted(lines) == ["boards.txt:1", "boards.txt:2"]
-    for key, deal in (("boards.txt:1", Deal.pysol(3)), ("boards.txt:2", mid)):
+    assert sorted(lines) == sorted([board_id(Deal.pysol(3)), board_id(mid)])
+    for key, deal in ((board_id(Deal.pysol(3)), Deal.pysol(3)), (board_id(mid), mid)):
         assert lines[key]["nodes"] == solve(deal, memory_mb=MEMORY_MB).nodes
         _replay(deal, lines[key]["moves"])
     assert main(argv) == 0  # resumed: nothing to do
@@ -388,5 +388,5 @@ def test_survey_boards_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 
 def test_summarize_needs_records() -> None:
-    with pytest.raises(TypeError, match="SurveyRecord"):
+    with pytest.raises(TypeError, match="Records"):
         summarize([1])  # type: ignore[list-item]

@@ -10,29 +10,33 @@ The public API (the rules and formats are described in the repository's ``docs/`
 - :func:`legal_moves`: every legal move of a position, from the engine;
 - :class:`Move` and :data:`FOUNDATION`: one move, ``"7C 1>2"``, ``"AS 3>F"``;
 - :func:`check`: an independent replay of a move list;
+- :func:`hint`, :func:`review`: the next move from any position, and the
+  move that lost a game (:mod:`bakersdozen.analysis`, loaded on first use);
+- :func:`replay_html`: a solution as a self-contained web page
+  (:mod:`bakersdozen.replay`, loaded on first use);
 - :func:`solve`, :class:`Solution`, :class:`Verdict`: the solver;
-- :func:`survey`, :class:`SurveyRecord`, :func:`summarize`, :class:`Summary`,
-  :func:`parse_deal_range`: many deals at once;
+- :class:`Record`: the result record of a solved deal (``solve --json``,
+  surveys, ``bench --json``);
+- :func:`survey`, :func:`summarize`, :class:`Summary`,
+  :func:`parse_deal_range`: many deals at once (:mod:`bakersdozen.survey`,
+  loaded on first use);
 - :class:`BakersDozenError`, :class:`ParseError`, :class:`IllegalMoveError`.
+
+Importing the package loads neither the command line nor the survey.
 """
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
+from ._version import __version__
 from .cards import Card, Suit
 from .check import CheckResult, check
 from .errors import BakersDozenError, IllegalMoveError, ParseError
 from .model import FOUNDATION, Deal, Move, parse_board
-from .replay import replay_html
 from .rules import BAKERS_DOZEN, Rules, RulesError, find_rules
-from .solver import Solution, Verdict, legal_moves, solve
-from .survey import Summary, SurveyRecord, parse_deal_range, summarize, survey
-
-try:
-    __version__ = version("bakersdozen")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0+unknown"
+from .solution import Solution, Verdict
+from .solver import legal_moves, solve
 
 __all__ = [
     "Card",
@@ -49,11 +53,14 @@ __all__ = [
     "check",
     "CheckResult",
     "replay_html",
+    "hint",
+    "review",
     "solve",
     "Solution",
     "Verdict",
-    "survey",
+    "Record",
     "SurveyRecord",
+    "survey",
     "Summary",
     "summarize",
     "parse_deal_range",
@@ -62,3 +69,30 @@ __all__ = [
     "IllegalMoveError",
     "__version__",
 ]
+
+_LAZY = {
+    "replay_html": ("bakersdozen.replay", "replay_html"),
+    "hint": ("bakersdozen.analysis", "hint"),
+    "review": ("bakersdozen.analysis", "review"),
+    "Record": ("bakersdozen.records", "Record"),
+    "SurveyRecord": ("bakersdozen.records", "Record"),  # its 0.1.0 name
+    "survey": ("bakersdozen.survey", None),
+    "summarize": ("bakersdozen.stats", "summarize"),
+    "Summary": ("bakersdozen.stats", "Summary"),
+    "parse_deal_range": ("bakersdozen.survey.tasks", "parse_deal_range"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load the record and survey names on first use (``bakersdozen.survey`` is the callable module).
+
+    They are not needed to solve one deal, and a command-line call pays
+    for every module it imports.
+    """
+    if name in _LAZY:
+        import importlib
+
+        module_name, attribute = _LAZY[name]
+        module = importlib.import_module(module_name)
+        return module if attribute is None else getattr(module, attribute)
+    raise AttributeError(f"module 'bakersdozen' has no attribute {name!r}")

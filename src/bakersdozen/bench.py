@@ -1,6 +1,7 @@
 """``bakersdozen bench``: measure the solver on a fixed suite of PySol deals.
 
-Run it as ``bakersdozen bench`` or ``python -m bakersdozen.bench``::
+The library side of ``bakersdozen bench`` (the command is
+:mod:`bakersdozen.cli.bench`)::
 
     bakersdozen bench                       # PySol deals 1-100, 10 s each
     bakersdozen bench --deals 1-5,9 --json  # one JSON object on stdout
@@ -12,7 +13,7 @@ default so that timings are comparable (``--jobs N`` uses N processes),
 and every winning line is replayed by :func:`bakersdozen.check`; a line
 that does not replay makes the command fail.
 
-Figures (see :func:`summarise`): *seconds* is the wall-clock time of each
+Figures (see :func:`summary_figures`): *seconds* is the wall-clock time of each
 :func:`~bakersdozen.solve` call; p50/p90/p99 are nearest-rank percentiles
 over the deals (the smallest time that at least that share of the deals
 took no longer than); *nodes per second* is total positions generated over
@@ -28,50 +29,50 @@ Freecell Solver must be compiled for at least 13 stacks (its default is
 10); :func:`find_fc_solve` tries it on a trivial board first and says why
 it cannot be used.
 
-Exit status: 0 done, 1 a solution failed its replay, 2 bad arguments or an
-unusable ``--fc-solve``.
+Every result, ours and Freecell Solver's, is a :class:`bakersdozen.records.Record`
+(fc-solve's ``nodes`` are its states checked, 0 for a run killed at the
+time limit); the figures come from :func:`bakersdozen.stats.summarize`.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import os
 import platform
 import resource
-import shlex
 import shutil
-import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from concurrent.futures import Executor
 from typing import Any, Final
 
 from .check import check
-from .cli import EXIT_BAD_INPUT, EXIT_OK, positive_float, positive_int
 from .model import Deal
-from .solver import DEFAULT_MEMORY_MB, solve
-from .survey import parse_deal_range
+from .records import Record
+from .solution import DEFAULT_MEMORY_MB, Verdict
+from .stats import percentile, summarize
+from .survey.runner import Limits, run, solve_task
+from .survey.tasks import Task, parse_deal_range
+from .survey.workers import InlineExecutor, process_executor, stop
 
 __all__ = [
-    "DealResult",
+    "ReplayFailed",
     "parse_deals",
+    "solve_and_replay",
     "run_ours",
-    "summarise",
-    "percentile",
+    "summary_figures",
     "perft_speed",
     "parse_fc_solve",
     "find_fc_solve",
     "run_fc_solve",
     "FcSolveUnavailable",
-    "main",
+    "format_table",
+    "machine",
+    "peak_rss_mb",
+    "deal_spec",
 ]
-
-EXIT_REPLAY_FAILED: Final = 1
 
 #: Positions and depths of the perft section (counts checked in bench/perft.json).
 PERFT_DEALS: Final = (1, 24, 100, 617)
@@ -112,147 +113,74 @@ def parse_deals(spec: str) -> list[int]:
     return parse_deal_range(spec)
 
 
-def _deal_list(text: str) -> list[int]:
-    try:
-        return parse_deals(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``bakersdozen bench``."""
-    parser.add_argument(
-        "--deals", type=_deal_list, default=parse_deals("1-100"), metavar="LIST",
-        help="PySol deal numbers: ranges and lists like 1-5,9 (default 1-100)",
-    )
-    parser.add_argument(
-        "--time-limit", type=positive_float, default=10.0,
-        metavar="SECONDS", help="wall-clock seconds per deal (default 10)",
-    )
-    parser.add_argument(
-        "--memory-mb", type=positive_float, default=DEFAULT_MEMORY_MB,
-        metavar="MIB", help=f"transposition table budget per solve (default {DEFAULT_MEMORY_MB})",
-    )
-    parser.add_argument(
-        "--jobs", type=positive_int, default=1, metavar="N",
-        help="solve N deals at once in N processes (default 1, for comparable timing)",
-    )
-    parser.add_argument(
-        "--perft", action="store_true",
-        help="also measure the move generator (perft nodes per second)",
-    )
-    parser.add_argument(
-        "--perft-only", action="store_true", help="measure the move generator only",
-    )
-    parser.add_argument(
-        "--compare", choices=["fc-solve"],
-        help="also run Freecell Solver on the same deals, one deal at a time for both",
-    )
-    parser.add_argument(
-        "--fc-solve", metavar="PATH", dest="fc_solve",
-        help="the fc-solve program to compare with (default: fc-solve on PATH)",
-    )
-    parser.add_argument(
-        "--fc-solve-args", metavar="ARGS", default="",
-        help="extra fc-solve arguments, one shell-quoted string (e.g. '-l lg')",
-    )
-    parser.add_argument("--per-deal", action="store_true", help="also print one line per deal")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
-
-
 # ---------------------------------------------------------------------------
 # Solving the suite
 # ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """One solver's result on one deal.
-
-    Attributes
-    ----------
-    deal : int
-        PySol deal number.
-    verdict : str
-        ``"solved"``, ``"unsolvable"`` or ``"unknown"``.
-    seconds : float
-        Wall-clock seconds.
-    nodes : int or None
-        Positions the solver generated (fc-solve: states checked; None when
-        a killed run could not say).
-    length : int or None
-        Moves in the winning line, when solved.
-    reason : str or None
-        For unknown: the limit or the problem that stopped the solver.
-    """
-
-    deal: int
-    verdict: str
-    seconds: float
-    nodes: int | None
-    length: int | None = None
-    reason: str | None = None
 
 
 class ReplayFailed(Exception):
     """A winning line did not replay with :func:`bakersdozen.check`."""
 
 
-def solve_one(number: int, time_limit: float, memory_mb: float) -> DealResult:
-    """Solve PySol deal *number* and replay the line with :func:`check`.
+def solve_and_replay(task: Task, limits: Limits) -> Record:
+    """Solve one task (:func:`bakersdozen.survey.solve_task`) and replay its line with :func:`check`.
 
     Raises
     ------
     ReplayFailed
         If the solver's winning line does not win under the checker.
     """
-    deal = Deal.pysol(number)
-    solution = solve(deal, time_limit=time_limit, memory_mb=memory_mb)
-    length = None
-    if solution.solved:
-        if not check(deal, solution.moves).won:
-            raise ReplayFailed(f"deal {number}: the solver's line does not win")
-        length = len(solution.moves)
-    return DealResult(
-        number, solution.verdict.value, solution.seconds, solution.nodes, length, solution.reason
-    )
-
-
-def _solve_star(job: tuple[int, float, float]) -> DealResult:
-    return solve_one(*job)
+    record = solve_task(task, Limits(limits.time_limit, limits.max_nodes, limits.memory_mb,
+                                      limits.seed, moves=True))
+    if record.solved:
+        deal = Deal.pysol(task[1]) if isinstance(task[1], int) else task[1]
+        if not check(deal, record.moves or ()).won:
+            raise ReplayFailed(f"deal {record.deal}: the solver's line does not win")
+    return Record(record.deal, record.verdict, record.reason, record.seconds, record.nodes,
+                  record.length, None if not limits.moves else record.moves,
+                  record.time_limit, record.max_nodes, record.memory_mb, record.seed,
+                  record.game)
 
 
 def run_ours(
-    numbers: Sequence[int], time_limit: float, memory_mb: float, jobs: int = 1
-) -> list[DealResult]:
-    """Solve each deal of *numbers*; with ``jobs > 1`` in that many processes.
+    numbers: Sequence[int], time_limit: float | None, memory_mb: float, jobs: int = 1,
+    executor: Executor | None = None,
+) -> list[Record]:
+    """Solve and replay each deal of *numbers*; with ``jobs > 1`` in that many processes.
+
+    The same runner as the survey (:func:`bakersdozen.survey.run`).
 
     Returns
     -------
-    list of DealResult
-        In the order of *numbers*.
+    list of Record
+        In the order of *numbers*, without moves.
+
+    Raises
+    ------
+    ReplayFailed
+        If a winning line does not replay.
     """
-    work = [(n, time_limit, memory_mb) for n in numbers]
-    if jobs <= 1 or len(work) <= 1:
-        return [_solve_star(job) for job in work]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(_solve_star, work))
+    limits = Limits(time_limit, None, float(memory_mb), 0, moves=False)
+    tasks: list[Task] = [(n, n) for n in numbers]
+    own = executor is None
+    pool: Executor = executor or (
+        InlineExecutor() if jobs <= 1 or len(tasks) <= 1 else process_executor(jobs)
+    )
+    finished = False
+    try:
+        records = {r.deal: r for r in run(tasks, limits, pool, max(1, jobs), solve_and_replay)}
+        finished = True
+    finally:
+        if own:
+            if finished:
+                pool.shutdown(wait=True)
+            else:
+                stop(pool)
+    return [records[n] for n in numbers]
 
 
-def percentile(values: Sequence[float], p: float) -> float:
-    """Nearest-rank percentile: the smallest value with at least *p* % at or below it.
-
-    ``percentile([], p)`` is NaN.
-    """
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    rank = max(1, math.ceil(p / 100 * len(ordered)))
-    return ordered[rank - 1]
-
-
-def summarise(results: Sequence[DealResult]) -> dict[str, Any]:
-    """The figures of one solver over a suite.
+def summary_figures(records: Sequence[Record]) -> dict[str, Any]:
+    """The figures of one solver over a suite, from :func:`bakersdozen.stats.summarize`.
 
     Returns
     -------
@@ -260,33 +188,27 @@ def summarise(results: Sequence[DealResult]) -> dict[str, Any]:
         ``deals``, ``decided``, ``solved``, ``unsolvable``, ``unknown``
         (counts); ``p50_seconds``, ``p90_seconds``, ``p99_seconds``,
         ``max_seconds``, ``total_seconds`` (wall clock); ``nodes``;
-        ``nodes_per_second`` (total nodes / total seconds, over the deals
-        whose node count is known);
+        ``nodes_per_second`` (total nodes / total seconds);
         ``median_solution_length`` (moves, over solved deals, or None);
         ``unknown_deals`` (deal numbers).
     """
-    seconds = [r.seconds for r in results]
-    total = sum(seconds)
-    counted = [r for r in results if r.nodes is not None]
-    nodes = sum(r.nodes for r in counted if r.nodes is not None)
-    counted_seconds = sum(r.seconds for r in counted)
-    lengths = [r.length for r in results if r.length is not None]
-    count = {v: sum(r.verdict == v for r in results) for v in ("solved", "unsolvable", "unknown")}
+    summary = summarize(records)
+    seconds = summary.seconds
     return {
-        "deals": len(results),
-        "decided": count["solved"] + count["unsolvable"],
-        "solved": count["solved"],
-        "unsolvable": count["unsolvable"],
-        "unknown": count["unknown"],
-        "p50_seconds": percentile(seconds, 50),
-        "p90_seconds": percentile(seconds, 90),
-        "p99_seconds": percentile(seconds, 99),
-        "max_seconds": max(seconds, default=math.nan),
-        "total_seconds": total,
-        "nodes": nodes,
-        "nodes_per_second": nodes / counted_seconds if counted_seconds > 0 else 0.0,
-        "median_solution_length": statistics.median(lengths) if lengths else None,
-        "unknown_deals": [r.deal for r in results if r.verdict == "unknown"],
+        "deals": summary.total,
+        "decided": summary.decided,
+        "solved": summary.solved,
+        "unsolvable": summary.unsolvable,
+        "unknown": summary.unknown,
+        "p50_seconds": seconds.get(50, math.nan),
+        "p90_seconds": seconds.get(90, math.nan),
+        "p99_seconds": seconds.get(99, math.nan),
+        "max_seconds": seconds.get(100, math.nan),
+        "total_seconds": summary.total_seconds,
+        "nodes": summary.total_nodes,
+        "nodes_per_second": summary.nodes_per_second,
+        "median_solution_length": summary.median_length,
+        "unknown_deals": list(summary.unknown_ids),
     }
 
 
@@ -447,10 +369,11 @@ def find_fc_solve(path: str | None = None, extra: Sequence[str] = ()) -> str:
 
 def run_fc_solve(
     program: str, number: int, time_limit: float, extra: Sequence[str] = ()
-) -> DealResult:
+) -> Record:
     """Run Freecell Solver on PySol deal *number*, killed at *time_limit* seconds.
 
-    A killed run is ``unknown`` with reason ``"time_limit"``.
+    A killed run is ``unknown`` with reason ``"time_limit"`` and 0 nodes
+    (it could not say how many states it checked).
 
     Raises
     ------
@@ -465,12 +388,21 @@ def run_fc_solve(
             timeout=time_limit, env=_fc_env(),
         )
     except subprocess.TimeoutExpired:
-        return DealResult(number, "unknown", time.perf_counter() - start, None, None, "time_limit")
+        return _fc_record(number, Verdict.UNKNOWN, time.perf_counter() - start, 0, "time_limit",
+                          time_limit)
     seconds = time.perf_counter() - start
     verdict, states, reason = parse_fc_solve(done.stdout + done.stderr)
     if verdict == "unknown" and reason != "max_iters" and done.returncode != 0:
         reason = f"fc-solve exit status {done.returncode}"
-    return DealResult(number, verdict, seconds, states, None, reason)
+    return _fc_record(number, Verdict(verdict), seconds, states, reason, time_limit)
+
+
+def _fc_record(
+    number: int, verdict: Verdict, seconds: float, states: int, reason: str | None,
+    time_limit: float | None,
+) -> Record:
+    return Record(number, verdict, reason, round(seconds, 6), states, None,
+                  time_limit=time_limit)
 
 
 # ---------------------------------------------------------------------------
@@ -518,7 +450,9 @@ def format_table(report: dict[str, Any]) -> str:
     settings = report["settings"]
     if report["solvers"]:
         lines.append(
-            f"PySol deals {settings['deals']}, time limit {settings['time_limit']:g} s, "
+            f"PySol deals {settings['deals']}, time limit "
+            + ("none" if settings["time_limit"] is None else f"{settings['time_limit']:g} s")
+            + ", "
             f"table {settings['memory_mb']:g} MiB, jobs {settings['jobs']}"
         )
         names = list(report["solvers"])
@@ -561,7 +495,7 @@ def format_table(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _deal_spec(numbers: Sequence[int]) -> str:
+def deal_spec(numbers: Sequence[int]) -> str:
     """Compact ``1-5,9`` form of a list of deal numbers."""
     parts: list[str] = []
     i = 0
@@ -591,119 +525,3 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "platform": platform.platform(),
     }
-
-
-# ---------------------------------------------------------------------------
-# The command
-# ---------------------------------------------------------------------------
-
-
-def _error(message: str) -> int:
-    print(f"bakersdozen bench: error: {message}", file=sys.stderr)
-    return EXIT_BAD_INPUT
-
-
-def run(args: argparse.Namespace) -> int:
-    """Run ``bakersdozen bench`` (registered by ``_bench_cli``); returns the exit status."""
-    notes: list[str] = []
-    try:
-        fc_extra = shlex.split(args.fc_solve_args)
-    except ValueError as error:
-        return _error(f"--fc-solve-args {args.fc_solve_args!r}: {error}")
-    if args.fc_solve and not args.compare:
-        return _error("--fc-solve needs --compare fc-solve")
-    if args.compare and args.jobs > 1:
-        return _error("--compare runs one deal at a time for both solvers; drop --jobs")
-    if args.perft_only and args.compare:
-        return _error("--perft-only cannot be combined with --compare")
-
-    fc_program = None
-    if args.compare:
-        try:
-            fc_program = find_fc_solve(args.fc_solve, fc_extra)
-        except FcSolveUnavailable as error:
-            if args.fc_solve:  # the user named a program: that is an error
-                return _error(str(error))
-            notes.append(f"cannot compare with Freecell Solver: {error}; "
-                         "benchmarking bakersdozen alone")
-            print(f"bakersdozen bench: {notes[-1]}", file=sys.stderr)
-
-    report: dict[str, Any] = {
-        "settings": {
-            "deals": _deal_spec(args.deals),
-            "time_limit": args.time_limit,
-            "memory_mb": args.memory_mb,
-            "jobs": args.jobs,
-            "per_deal": args.per_deal,
-            "fc_solve": fc_program,
-            "fc_solve_args": fc_extra,
-        },
-        "machine": machine(),
-        "solvers": {},
-        "notes": notes,
-    }
-    status = EXIT_OK
-    if not args.perft_only:
-        ours: list[DealResult] = []
-        theirs: list[DealResult] = []
-        try:
-            if fc_program is None:
-                ours = run_ours(args.deals, args.time_limit, args.memory_mb, args.jobs)
-            else:
-                for number in args.deals:  # one deal at a time, alternating
-                    ours.append(solve_one(number, args.time_limit, args.memory_mb))
-                    theirs.append(run_fc_solve(fc_program, number, args.time_limit, fc_extra))
-        except ReplayFailed as error:
-            print(f"bakersdozen bench: FAILED: {error}", file=sys.stderr)
-            return EXIT_REPLAY_FAILED
-        except FcSolveUnavailable as error:
-            return _error(str(error))
-        summary = summarise(ours)
-        summary["peak_rss_mb"] = peak_rss_mb(
-            resource.RUSAGE_CHILDREN if args.jobs > 1 else resource.RUSAGE_SELF
-        )
-        report["solvers"]["bakersdozen"] = {
-            "summary": summary, "deals": [asdict(r) for r in ours],
-        }
-        notes.append(
-            "peak RSS is getrusage().ru_maxrss: the peak of the whole process "
-            + ("(largest worker)" if args.jobs > 1 else "(interpreter included)")
-        )
-        if fc_program is not None:
-            fc_summary = summarise(theirs)
-            fc_summary["peak_rss_mb"] = peak_rss_mb(resource.RUSAGE_CHILDREN)
-            report["solvers"]["fc-solve"] = {
-                "summary": fc_summary, "deals": [asdict(r) for r in theirs],
-            }
-            report["disagreements"] = [
-                {"deal": a.deal, "bakersdozen": a.verdict, "fc-solve": b.verdict}
-                for a, b in zip(ours, theirs)
-                if {a.verdict, b.verdict} == {"solved", "unsolvable"}
-            ]
-            notes.append(
-                "fc-solve: nodes are its 'states checked'; its seconds include process "
-                "start-up; a run killed at the time limit counts as unknown"
-            )
-    if args.perft or args.perft_only:
-        report["perft"] = perft_speed()
-    if args.json:
-        json.dump(report, sys.stdout, indent=2, default=_json_default)
-        sys.stdout.write("\n")
-    else:
-        sys.stdout.write(format_table(report))
-    return status
-
-
-def _json_default(value: object) -> object:
-    raise TypeError(f"cannot encode {value!r} as JSON")
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bakersdozen.bench [ARGS]``: the same as ``bakersdozen bench``."""
-    from .cli import main as cli_main
-
-    return cli_main(["bench", *(sys.argv[1:] if argv is None else argv)])
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -19,11 +19,9 @@ implement.
 
 from __future__ import annotations
 
-import enum
 import math
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final, Protocol
 
@@ -33,69 +31,10 @@ from .check import check
 from .errors import BakersDozenError
 from .model import FOUNDATION, Deal, Move
 from .rules import BAKERS_DOZEN, Rules, RulesError, find_rules
+from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
 
 __all__ = ["Verdict", "Solution", "solve", "legal_moves", "SEARCH_METHODS", "ENGINE_PLAY_KNOBS"]
 
-#: Default memory budget of the transposition table, in MiB.
-DEFAULT_MEMORY_MB: Final = 512
-
-
-class Verdict(enum.Enum):
-    """The outcome of a solve (the rules, docs/rules.md, say when a game is won)."""
-
-    #: A winning line was found (:attr:`Solution.moves`).
-    SOLVED = "solved"
-    #: The search explored every reachable position: no line wins.
-    UNSOLVABLE = "unsolvable"
-    #: A limit (time, nodes or memory) stopped the search first.
-    UNKNOWN = "unknown"
-
-    def __repr__(self) -> str:
-        return f"Verdict.{self.name}"
-
-
-@dataclass(frozen=True, slots=True)
-class Solution:
-    """The result of :func:`solve`.
-
-    Attributes
-    ----------
-    verdict : Verdict
-    moves : tuple of Move
-        The winning line when SOLVED, else ``()``.
-    nodes : int
-        Positions the search generated (moves it made), all rounds.
-    seconds : float
-        Wall-clock time of the whole :func:`solve` call (search, removal of
-        pointless moves and verification).
-    reason : str or None
-        For UNKNOWN, the limit that stopped the search: ``"time_limit"``,
-        ``"max_nodes"`` or ``"memory_mb"``; ``None`` otherwise.
-    rounds : int
-        Restart rounds the search ran (docs/engine.md, "The search").
-    """
-
-    verdict: Verdict
-    moves: tuple[Move, ...] = ()
-    nodes: int = 0
-    seconds: float = 0.0
-    reason: str | None = None
-    rounds: int = 0
-
-    @property
-    def solved(self) -> bool:
-        """True when the verdict is SOLVED."""
-        return self.verdict is Verdict.SOLVED
-
-    @property
-    def decided(self) -> bool:
-        """True when the verdict is SOLVED or UNSOLVABLE."""
-        return self.verdict is not Verdict.UNKNOWN
-
-    @property
-    def nodes_per_second(self) -> float:
-        """Search speed, positions per second of wall-clock time."""
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
 
 _REASONS: Final = {

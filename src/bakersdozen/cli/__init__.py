@@ -1,0 +1,163 @@
+"""The ``bakersdozen`` command line: a layer on top of the library.
+
+One module per command (:mod:`.deal`, :mod:`.show`, :mod:`.solve`,
+:mod:`.survey`, :mod:`.bench`), each with ``HELP``, ``add_arguments(parser)``
+and ``run(args) -> exit status``; :mod:`._common` holds what they share.
+No library module imports this package.  A command module imports the
+library lazily, inside ``run``, so ``bakersdozen solve`` loads neither the
+survey nor the benchmark.
+
+Exit status: 0 success; 1 unsolvable (``solve``) or a worker process died
+(``survey``, ``bench``); 2 bad input, or a file or the output that cannot
+be read or written; 3 unknown (``solve``: a limit stopped the search);
+130 interrupted (Ctrl-C); 143 terminated (SIGTERM).  Every failure is one
+line on standard error: ``bakersdozen COMMAND: error: ...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from types import FrameType
+from typing import Any, NoReturn
+
+from ..errors import BakersDozenError
+from ._common import (
+    EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, Formatter, error,
+)
+
+__all__ = ["main", "build_parser", "COMMANDS", "Terminated"]
+
+#: The commands, in the order ``--help`` lists them, with their one-line help
+#: (each module's ``HELP``; a test checks they agree).  Only the module of the
+#: command being run is imported.
+COMMANDS: dict[str, str] = {
+    "deal": "print PySol deal N as board text",
+    "show": "read a board file and print it as a tableau",
+    "solve": "solve a board file or a PySol deal",
+    "survey": "solve many deals, write one record per deal, summarise",
+    "bench": "benchmark the solver on PySol deals (and fc-solve)",
+}
+
+
+class Terminated(BaseException):
+    """Raised in the main thread when the process receives SIGTERM."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and a return value, never an exit."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(f"{message} (see {self.prog} --help)")
+
+
+class _UsageError(Exception):
+    pass
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: every command, with the arguments of *command* (None: of all)."""
+    import importlib
+
+    from .._version import __version__
+
+    parser = _Parser(prog="bakersdozen", description="Solve and inspect deals of Baker's Dozen.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                parser_class=_Parser)
+    for name, help in COMMANDS.items():
+        sub_parser = sub.add_parser(name, help=help, description=help)
+        if command is None or name == command:
+            module = importlib.import_module(f"{__name__}.{name}")
+            module.add_arguments(sub_parser)
+            sub_parser.set_defaults(_run=module.run)
+    return parser
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise Terminated()
+
+
+def _silence_stdout() -> None:
+    """After a failed write, send what is left to /dev/null (no second error at exit)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # not a real file (tests)
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        Arguments without the program name; default ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        The exit status (module documentation).  Never raises SystemExit
+        itself: argparse's exits become return values.
+    """
+    words = list(sys.argv[1:] if argv is None else argv)
+    # The command is the first word not an option (only --help and --version
+    # come before it); only its module is imported.
+    command = next((w for w in words if not w.startswith("-")), "")
+    parser = build_parser(command if command in COMMANDS else None)
+    try:
+        args = parser.parse_args(words)
+    except _UsageError as usage:
+        if command in COMMANDS:
+            return error(command, str(usage))
+        return _top_error(str(usage))
+    except SystemExit as exit_:  # --help, --version
+        code = exit_.code
+        return code if isinstance(code, int) else EXIT_BAD_INPUT
+    command = args.command
+    if sys.stdout is None:
+        return error(command, "standard output is closed")
+    try:
+        previous: Any = signal.signal(signal.SIGTERM, _on_sigterm)
+        main_thread = True
+    except ValueError:  # not the main thread: leave signals alone
+        main_thread = False
+    try:
+        status: int = args._run(args)
+        sys.stdout.flush()
+    except BakersDozenError as failure:
+        return error(command, str(failure))
+    except BrokenPipeError:  # e.g. `bakersdozen deal 1 | head -1`: the reader had enough
+        _silence_stdout()
+        return EXIT_OK
+    except OSError as failure:
+        _silence_stdout()
+        where = failure.filename or "standard output"
+        return error(command, f"{where}: {failure.strerror or failure}")
+    except MemoryError:
+        return error(command, "out of memory")
+    except KeyboardInterrupt:
+        print(f"bakersdozen {command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Terminated:
+        print(f"bakersdozen {command}: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+    return status
+
+
+def _top_error(message: str) -> int:
+    if sys.stderr is not None:
+        print(f"bakersdozen: error: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT

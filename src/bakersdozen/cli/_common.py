@@ -1,0 +1,173 @@
+"""What the commands share: exit statuses, argument types, board files, errors.
+
+Imports only :mod:`argparse` and the package's lowest modules, so that a
+command pays for what it uses and nothing else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from typing import TYPE_CHECKING, Final
+
+from .._files import BOARD_LIMIT, display_name, read_text
+from ..errors import ParseError
+
+if TYPE_CHECKING:
+    from ..model import Deal
+
+__all__ = [
+    "EXIT_OK", "EXIT_UNSOLVABLE", "EXIT_BAD_INPUT", "EXIT_UNKNOWN", "EXIT_WORKER_DIED",
+    "EXIT_INTERRUPTED", "EXIT_TERMINATED", "KINGS_NOTE", "MAX_DEAL",
+    "positive_float", "time_limit", "positive_int", "seed_int", "deal_number",
+    "add_limit_arguments", "read_board", "error", "Formatter",
+]
+
+EXIT_OK: Final = 0
+#: ``solve``: the deal has no winning line.
+EXIT_UNSOLVABLE: Final = 1
+#: Bad input, or a file or the output that cannot be read or written.
+EXIT_BAD_INPUT: Final = 2
+#: ``solve``: a limit stopped the search first.
+EXIT_UNKNOWN: Final = 3
+#: ``survey``, ``bench``: a worker process died.
+EXIT_WORKER_DIED: Final = 1
+#: Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED: Final = 130
+#: SIGTERM (128 + SIGTERM).
+EXIT_TERMINATED: Final = 143
+
+KINGS_NOTE: Final = "note: kings moved to the bottom of their columns (stable rule)"
+#: The largest PySol deal number.
+MAX_DEAL: Final = 2**64 - 1
+_MAX_DIGITS: Final = len(str(MAX_DEAL))
+
+
+class Formatter(argparse.HelpFormatter):
+    """argparse's formatter, sized with :func:`os.get_terminal_size` (not :mod:`shutil`).
+
+    argparse makes a formatter for every argument added; the default one
+    imports shutil (and with it bz2, lzma...) for the terminal's width,
+    a few milliseconds of every start.
+    """
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        if width is None:
+            try:
+                width = int(os.environ.get("COLUMNS", "")) or 80
+            except ValueError:
+                width = 80
+            if "COLUMNS" not in os.environ:
+                try:
+                    width = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+                except (AttributeError, ValueError, OSError):
+                    width = 80
+            width -= 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def error(command: str, message: str) -> int:
+    """Print ``bakersdozen COMMAND: error: MESSAGE`` as one line on stderr; return 2."""
+    if sys.stderr is not None:
+        print(f"bakersdozen {command}: error: {' '.join(message.split())}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(
+            f"must be a number > 0 and finite, not {text[:40]!r}"
+        )
+    return value
+
+
+def time_limit(text: str) -> float | None:
+    """argparse type: seconds > 0, or ``inf`` / ``none`` for no time limit (None)."""
+    if text.strip().lower() in ("inf", "infinity", "none"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not a number of seconds: {text[:40]!r} (a number > 0, or 'none' for no limit)"
+        ) from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(
+            f"must be seconds > 0, or 'none' for no limit, not {text[:40]!r}"
+        )
+    return value
+
+
+def _whole_number(text: str, low: int, what: str) -> int:
+    """A whole number in low..2**64-1, or ArgumentTypeError saying so."""
+    digits = text.strip()
+    shown = digits if len(digits) <= 24 else f"{digits[:12]}...({len(digits)} characters)"
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(f"not a whole number: {shown!r}")
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > _MAX_DIGITS or not low <= int(significant) <= MAX_DEAL:
+        raise argparse.ArgumentTypeError(f"{what} must be in {low}..2**64-1, not {shown}")
+    return int(significant)
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer in 1..2**64-1."""
+    return _whole_number(text, 1, "the number")
+
+
+def seed_int(text: str) -> int:
+    """argparse type: a move-order seed, a whole number in 0..2**64-1."""
+    return _whole_number(text, 0, "a seed")
+
+
+def deal_number(text: str) -> int:
+    """argparse type: a PySol deal number, 1..2**64-1."""
+    return _whole_number(text, 1, "a PySol deal number")
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser, default_time: float | None = 10.0) -> None:
+    """The search-limit options shared by solve and survey (memory per deal)."""
+    parser.add_argument(
+        "--time-limit", type=time_limit, default=default_time, metavar="SECONDS",
+        help=f"wall-clock seconds per deal, or 'none' (default {default_time})",
+    )
+    parser.add_argument(
+        "--max-nodes", type=positive_int, default=None, metavar="N",
+        help="positions the search may generate per deal, 1..2**64-1 (default: no limit)",
+    )
+    parser.add_argument(
+        "--seed", type=seed_int, default=0,
+        help="move-order seed, 0..2**64-1; 0 is the default order",
+    )
+
+
+def read_board(path: str) -> tuple[Deal, bool]:
+    """Read and parse a board file (``-`` for standard input), at most 1 MiB.
+
+    Returns
+    -------
+    deal : Deal
+    kings_moved : bool
+        True if the stable Kings rule was applied.
+
+    Raises
+    ------
+    ParseError
+        If the file cannot be read or parsed; the message starts with the
+        file name (``<stdin>`` for ``-``).
+    """
+    from ..model import parse_board
+
+    text = read_text(path, BOARD_LIMIT, "a board")
+    try:
+        return parse_board(text)
+    except ParseError as error:
+        raise ParseError(f"{display_name(path)}: {error}") from None

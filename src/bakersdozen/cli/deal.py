@@ -1,0 +1,21 @@
+"""``bakersdozen deal N``: print PySol deal N as board text."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import EXIT_OK, deal_number
+
+HELP = "print PySol deal N as board text"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("number", type=deal_number, help="PySol deal number, 1 to 2**64 - 1")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..model import Deal
+
+    sys.stdout.write(Deal.pysol(args.number).to_text())
+    return EXIT_OK

@@ -1,0 +1,74 @@
+"""``bakersdozen solve``: solve a board file or a PySol deal.
+
+Exit status 0 solved, 1 unsolvable, 3 unknown (a limit stopped the search),
+2 bad input.  ``--json`` prints one :class:`bakersdozen.records.Record`
+with its moves, the shape a survey writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import (
+    EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
+    positive_float, read_board,
+)
+
+HELP = "solve a board file or a PySol deal"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("file", nargs="?", help="board text file, or - for standard input")
+    source.add_argument("--deal", type=deal_number, metavar="N", help="PySol deal number N")
+    add_limit_arguments(parser)
+    parser.add_argument(
+        "--memory-mb", type=positive_float, default=512.0, metavar="MB",
+        help="MiB for the transposition table (default 512)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object (a record)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import BakersDozenError
+    from ..model import Deal
+    from ..solution import Verdict
+    from ..solver import solve
+
+    if args.deal is not None:
+        deal, kings_moved = Deal.pysol(args.deal), False
+    else:
+        deal, kings_moved = read_board(args.file)
+    if kings_moved:
+        print(KINGS_NOTE, file=sys.stderr)
+    try:
+        solution = solve(
+            deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
+            memory_mb=args.memory_mb, seed=args.seed,
+        )
+    except ValueError as error:
+        raise BakersDozenError(str(error)) from None
+    if args.json:
+        import json
+
+        from ..records import Record, board_id
+        from ..rules import BAKERS_DOZEN
+
+        record = Record.from_solution(
+            args.deal if args.deal is not None else board_id(deal), solution,
+            time_limit=args.time_limit, max_nodes=args.max_nodes, memory_mb=args.memory_mb,
+            seed=args.seed, game=getattr(deal, "rules", BAKERS_DOZEN).name,
+        )
+        print(json.dumps(record.to_json()))
+    else:
+        out = [f"verdict: {solution.verdict.value}"]
+        if solution.reason:
+            out[0] += f" ({solution.reason} reached)"
+        out += [f"{i:4d}. {move}" for i, move in enumerate(solution.moves, 1)]
+        out.append(f"nodes: {solution.nodes}")
+        out.append(f"seconds: {solution.seconds:.3f}")
+        print("\n".join(out))
+    return {
+        Verdict.SOLVED: EXIT_OK, Verdict.UNSOLVABLE: EXIT_UNSOLVABLE, Verdict.UNKNOWN: EXIT_UNKNOWN,
+    }[solution.verdict]

@@ -1,0 +1,237 @@
+"""``bakersdozen survey``: solve many deals, write one record per deal, summarise.
+
+The file format, resuming and the summary are described in ``docs/survey.md``;
+the work is done by :mod:`bakersdozen.survey`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TYPE_CHECKING
+
+from ._common import (
+    EXIT_OK, EXIT_WORKER_DIED, Formatter, add_limit_arguments, error, positive_float,
+    positive_int,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from concurrent.futures import Executor
+
+    from ..records import Record
+    from ..survey.log import RecordWriter
+    from ..survey.runner import Limits
+    from ..survey.tasks import Task
+
+HELP = "solve many deals, write one record per deal, summarise"
+
+
+class _RawDescription(argparse.RawDescriptionHelpFormatter):
+    """The description as written; the width from the parser's own formatter."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         width or Formatter(prog)._width + 2)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = _RawDescription
+    parser.description = (
+        "Solve many deals and write one record per deal (JSON Lines or CSV).\n\n"
+        "Running the same command again on an existing --output resumes it: deals\n"
+        "already recorded are skipped. --retry-unknown re-runs the deals whose latest\n"
+        "record is unknown and appends new records; the last record of a deal wins.\n"
+        "The summary at the end covers the whole --output file (latest records).\n"
+        "Boards files: boards separated by blank lines (13 column lines each) or by\n"
+        "lines '---'; a board's id is a hash of its text (board-0123456789abcdef).\n\n"
+        "exit status: 0 done, 1 a worker process died, 2 bad input,\n"
+        "130 interrupted, 143 terminated (run the same command again to resume)"
+    )
+    parser.add_argument(
+        "deals", nargs="?", metavar="DEALS",
+        help="PySol deal numbers: ranges and lists such as 1-1000 or 1-5,9,20-22",
+    )
+    parser.add_argument("--boards", metavar="FILE", help="survey the boards in FILE instead")
+    add_limit_arguments(parser)
+    parser.add_argument(
+        "--memory-mb", type=positive_float, metavar="MB",
+        help="MiB of table per job (default: half the RAM shared by the jobs, at most 512)",
+    )
+    parser.add_argument(
+        "--jobs", "-j", type=positive_int, default=None, metavar="N",
+        help=f"processes (default: all cores, {os.cpu_count()})",
+    )
+    parser.add_argument(
+        "--output", "-o", metavar="FILE",
+        help="append records to FILE (.jsonl or .csv), resuming it; default: JSON Lines on stdout",
+    )
+    parser.add_argument(
+        "--format", choices=("jsonl", "csv"), help="output format (default: from the suffix)"
+    )
+    parser.add_argument("--moves", action="store_true", help="include the winning moves")
+    parser.add_argument(
+        "--retry-unknown", action="store_true",
+        help="re-run only the deals whose latest record in --output is unknown "
+        "(among DEALS or --boards if given), appending the new records",
+    )
+    parser.add_argument(
+        "--summary", metavar="FILE", help="print the summary of a survey file and exit"
+    )
+
+
+def _bad(message: str) -> int:
+    return error("survey", message)
+
+
+def _say(message: str) -> None:
+    print(f"bakersdozen survey: {message}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top to bottom
+    from concurrent.futures.process import BrokenProcessPool
+
+    from ..records import DealId, latest
+    from ..solution import Verdict
+    from ..stats import summarize
+    from ..survey import codecs
+    from ..survey.log import RecordWriter, pending, read_records
+    from ..survey.runner import Limits, default_memory_mb
+    from ..survey.tasks import DealRange, read_boards
+
+    if args.summary is not None:
+        if args.deals or args.boards or args.output or args.retry_unknown:
+            return _bad("--summary FILE takes no deals, --boards, --output or --retry-unknown")
+        records = read_records(args.summary, args.format)
+        sys.stdout.write(f"{args.summary}\n" + summarize(records).format())
+        return EXIT_OK
+    if args.deals and args.boards:
+        return _bad("give deal numbers or --boards FILE, not both")
+    if not (args.deals or args.boards or args.retry_unknown):
+        return _bad("give deal numbers (e.g. 1-1000), --boards FILE, or --summary FILE")
+    if args.retry_unknown and not args.output:
+        return _bad("--retry-unknown needs --output FILE, the survey to retry")
+
+    candidates: Iterable[Task] = ()
+    total = 0
+    deal_range: DealRange | None = None
+    board_ids: set[DealId] = set()
+    if args.deals:
+        deal_range = DealRange(args.deals)
+        candidates = ((n, n) for n in deal_range)
+        total = deal_range.count
+    elif args.boards:
+        boards = read_boards(args.boards)
+        candidates = boards
+        total = len(boards)
+        board_ids = {i for i, _ in boards}
+
+    jobs = args.jobs or os.cpu_count() or 1
+    out_format = args.format or "jsonl"
+    writer: RecordWriter | None = None
+    if args.output:
+        out_format = codecs.output_format(args.output, args.format)
+        if args.retry_unknown and not os.path.exists(args.output):
+            return _bad(f"{args.output}: no such survey to retry")
+        writer = RecordWriter(args.output, out_format)
+    try:
+        existing = latest(writer.existing) if writer else {}
+        if writer and writer.repaired:
+            _say(f"{args.output}: removed a torn last line ({writer.repaired} bytes) "
+                 "left by an interrupted run")
+        if args.retry_unknown:
+            unknown = [i for i, r in existing.items() if r.verdict is Verdict.UNKNOWN]
+            if not (args.deals or args.boards):
+                boards_needed = [i for i in unknown if isinstance(i, str)]
+                if boards_needed:
+                    return _bad(
+                        f"{args.output}: unknown deal {boards_needed[0]!r} is a board: "
+                        "pass --boards FILE (or the deal numbers) to say where it is"
+                    )
+                numbers = sorted(i for i in unknown if isinstance(i, int))
+                candidates = [(n, n) for n in numbers]
+                total = len(numbers)
+            to_go = sum(
+                1 for i in unknown
+                if not (args.deals or args.boards) or i in board_ids
+                or (deal_range is not None and i in deal_range)
+            )
+        else:
+            recorded = sum(
+                1 for i in existing
+                if i in board_ids or (deal_range is not None and i in deal_range)
+            )
+            to_go = total - recorded
+            if recorded:
+                _say(f"{args.output}: {recorded} deals already recorded, {to_go} to go")
+        busy = max(1, min(jobs, to_go))  # the RAM is shared by the jobs that can run at once
+        memory_mb = args.memory_mb or default_memory_mb(busy)
+        limits = Limits(args.time_limit, args.max_nodes, float(memory_mb), args.seed, args.moves)
+        new = _run_tasks(pending(candidates, existing, args.retry_unknown), to_go, busy,
+                         limits, writer, out_format)
+    except BrokenProcessPool as failure:
+        return _bad_worker(str(failure))
+    finally:
+        if writer:
+            writer.close()
+    summary = summarize(list(existing.values()) + new)
+    report = sys.stdout if writer else sys.stderr
+    report.write(summary.format())
+    return EXIT_OK
+
+
+def _bad_worker(message: str) -> int:
+    _say(f"error: a worker process died ({message}); out of memory? try fewer --jobs or "
+         "a smaller --memory-mb; run again to resume")
+    return EXIT_WORKER_DIED
+
+
+def _run_tasks(
+    tasks: Iterable[Task], count: int, jobs: int, limits: Limits,
+    writer: RecordWriter | None, out_format: str,
+) -> list[Record]:
+    """Run the tasks on this process (one job) or worker processes; write each record."""
+    from dataclasses import replace
+
+    from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
+
+    from ..survey import codecs
+    from ..survey.runner import run
+    from ..survey.workers import InlineExecutor, process_executor, stop
+
+    counts = {"solved": 0, "unsolvable": 0, "unknown": 0}
+    records: list[Record] = []
+    if writer is None and codecs.header(out_format):
+        sys.stdout.write(codecs.header(out_format))
+    progress = tqdm(
+        total=count, unit="deal", file=sys.stderr, disable=not sys.stderr.isatty(),
+        dynamic_ncols=True, smoothing=0.05,
+    )
+    executor: Executor = InlineExecutor() if jobs == 1 else process_executor(jobs)
+    finished = False
+    try:
+        for record in run(tasks, limits, executor, 1 if jobs == 1 else 2 * jobs):
+            if writer:
+                writer.write(record)
+            else:
+                sys.stdout.write(codecs.format_record(record, out_format))
+                sys.stdout.flush()
+            # the summary needs no moves: keep millions of records small
+            records.append(record if record.moves is None else replace(record, moves=None))
+            counts[record.verdict.value] += 1
+            progress.set_postfix(counts, refresh=False)
+            progress.update()
+        finished = True
+    except BaseException as failure:
+        if isinstance(failure, KeyboardInterrupt) or type(failure).__name__ == "Terminated":
+            _say("the records written are kept: run the same command again to resume")
+        raise
+    finally:
+        progress.close()
+        if finished:
+            executor.shutdown(wait=True)
+        else:
+            stop(executor)
+    return records

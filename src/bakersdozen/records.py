@@ -1,0 +1,326 @@
+"""The one result record of a solved deal, and its JSON and CSV shapes.
+
+A :class:`Record` is what ``bakersdozen solve --json`` prints, what a
+survey writes per deal (JSON Lines or CSV) and what ``bakersdozen bench
+--json`` lists per deal.  The file format is described field by field in
+``docs/survey.md``.
+
+Deal ids
+--------
+A record's ``deal`` is an ``int`` for a PySol deal number and a ``str``
+only for a board given as text: ``"board-"`` followed by 16 hexadecimal
+digits of the SHA-256 of the board's canonical text (:func:`board_id`), so
+that the same position always has the same id, wherever it comes from.
+
+Moves
+-----
+In Python, a tuple of :class:`~bakersdozen.Move`; in JSON (and in the CSV
+``moves`` cell, as JSON text) a list of objects ``{"card": "7C", "source":
+1, "target": 2}``, with ``"target": "foundation"`` for a move home and
+columns numbered 1-13 in board-text line order.
+
+Files written by version 0.1.0 are read too: their ``deal`` is a string
+(``"1001"``, read as the int 1001), their moves are strings (``"AC 8>F"``,
+space-separated pairs in CSV) and they have no ``game`` field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Final, Union
+
+from .cards import Card
+from .errors import ParseError
+from .model import FOUNDATION, Deal, Move
+from .rules import BAKERS_DOZEN
+from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
+
+__all__ = [
+    "Record",
+    "DealId",
+    "FIELDS",
+    "board_id",
+    "deal_id",
+    "move_to_json",
+    "move_from_json",
+    "latest",
+    "deal_sort_key",
+]
+
+#: A deal id: a PySol deal number, or a board id (module documentation).
+DealId = Union[int, str]
+
+#: The fields of a record, in the order of JSON objects and CSV columns.
+FIELDS: Final = (
+    "deal", "game", "verdict", "reason", "seconds", "nodes", "length",
+    "time_limit", "max_nodes", "memory_mb", "seed", "moves",
+)
+
+#: Hexadecimal digits of the SHA-256 kept in a board id (64 bits).
+BOARD_ID_DIGITS: Final = 16
+
+
+def board_id(deal: Deal) -> str:
+    """The id of a board: ``"board-"`` and 16 hex digits of SHA-256 of its canonical text.
+
+    Two boards have the same id exactly when they are the same position
+    (up to a 2**-64 chance of a collision per pair).
+    """
+    import hashlib  # here: loading OpenSSL costs a few ms at start-up
+
+    digest = hashlib.sha256(deal.to_text().encode("utf-8")).hexdigest()
+    return f"board-{digest[:BOARD_ID_DIGITS]}"
+
+
+def deal_id(value: object) -> DealId:
+    """A deal id read from a file: digits become the int, other text stays a str.
+
+    Raises
+    ------
+    ValueError
+        If *value* is neither a non-negative int nor a non-empty str.
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"deal id {value!r} is not a number or a board id")
+    if isinstance(value, int) and value >= 0:
+        return value
+    if isinstance(value, str) and value:
+        if value.isascii() and value.isdigit():
+            if len(value) > 20:  # 2**64 - 1 has 20 digits
+                raise ValueError(f"deal number {value[:24]}... is too long")
+            return int(value)
+        return value
+    raise ValueError(f"deal id {value!r} is not a number or a board id")
+
+
+def move_to_json(move: Move) -> dict[str, object]:
+    """``{"card": "7C", "source": 1, "target": 2 | "foundation"}``."""
+    target: object = "foundation" if move.target == FOUNDATION else move.target
+    return {"card": str(move.card), "source": move.source, "target": target}
+
+
+def move_from_json(value: object) -> Move:
+    """Read a move object of :func:`move_to_json`, or a 0.1.0 move string ``"AC 8>F"``.
+
+    Raises
+    ------
+    ParseError
+        If *value* is neither.
+    """
+    if isinstance(value, str):
+        return Move.from_text(value)
+    if isinstance(value, Mapping):
+        card, source, target = value.get("card"), value.get("source"), value.get("target")
+        if (
+            isinstance(card, str)
+            and isinstance(source, int) and not isinstance(source, bool)
+            and (target == "foundation"
+                 or (isinstance(target, int) and not isinstance(target, bool)))
+        ):
+            return Move(Card.from_text(card), source,
+                        FOUNDATION if target == "foundation" else int(str(target)))
+    raise ParseError(f"not a move {{'card', 'source', 'target'}}: {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """The result of solving one deal, with the limits it was solved under.
+
+    Attributes
+    ----------
+    deal : int or str
+        A PySol deal number, or a board id (module documentation).
+    verdict : Verdict
+    reason : str or None
+        For UNKNOWN, the limit that stopped the search (``"time_limit"``,
+        ``"max_nodes"`` or ``"memory_mb"``); else None.
+    seconds : float
+        Wall-clock seconds of the :func:`~bakersdozen.solve` call, rounded
+        to 1 µs (so that a record survives a round trip through text).
+    nodes : int
+        Positions the search generated.
+    length : int or None
+        Moves in the winning line when SOLVED, else None.
+    moves : tuple of Move or None
+        The winning line when it was kept; ``()`` for a deal not solved;
+        None when the moves were not asked for.
+    time_limit : float or None
+        The time limit used, seconds (None: no limit).
+    max_nodes : int or None
+        The node limit used, positions (None: no limit).
+    memory_mb : float
+        The transposition-table budget used, MiB.
+    seed : int
+        The move-order seed used.
+    game : str
+        The rules' preset name (``"bakers_dozen"``).
+    """
+
+    deal: DealId
+    verdict: Verdict
+    reason: str | None
+    seconds: float
+    nodes: int
+    length: int | None
+    moves: tuple[Move, ...] | None = None
+    time_limit: float | None = None
+    max_nodes: int | None = None
+    memory_mb: float = DEFAULT_MEMORY_MB
+    seed: int = 0
+    game: str = BAKERS_DOZEN.name
+
+    @classmethod
+    def from_solution(
+        cls,
+        deal: DealId,
+        solution: Solution,
+        *,
+        time_limit: float | None,
+        max_nodes: int | None,
+        memory_mb: float,
+        seed: int,
+        moves: bool = True,
+        game: str = BAKERS_DOZEN.name,
+    ) -> Record:
+        """The record of *solution*, the result of solving *deal* under these limits.
+
+        *moves* False leaves the winning line out (``moves`` None).
+        """
+        return cls(
+            deal=deal,
+            verdict=solution.verdict,
+            reason=solution.reason,
+            seconds=round(solution.seconds, 6),
+            nodes=solution.nodes,
+            length=len(solution.moves) if solution.verdict is Verdict.SOLVED else None,
+            moves=tuple(solution.moves) if moves else None,
+            time_limit=time_limit,
+            max_nodes=max_nodes,
+            memory_mb=float(memory_mb),
+            seed=seed,
+            game=game,
+        )
+
+    @property
+    def solved(self) -> bool:
+        """True when the verdict is SOLVED."""
+        return self.verdict is Verdict.SOLVED
+
+    @property
+    def decided(self) -> bool:
+        """True when the verdict is SOLVED or UNSOLVABLE."""
+        return self.verdict is not Verdict.UNKNOWN
+
+    def to_json(self) -> dict[str, object]:
+        """The record as JSON-ready values, keys in :data:`FIELDS` order.
+
+        ``verdict`` is the lower-case name (``"solved"``, ``"unsolvable"``,
+        ``"unknown"``); ``moves`` is a list of move objects
+        (:func:`move_to_json`) and is left out when None.
+        """
+        result: dict[str, object] = {
+            "deal": self.deal,
+            "game": self.game,
+            "verdict": self.verdict.value,
+            "reason": self.reason,
+            "seconds": round(self.seconds, 6),
+            "nodes": self.nodes,
+            "length": self.length,
+            "time_limit": self.time_limit,
+            "max_nodes": self.max_nodes,
+            "memory_mb": self.memory_mb,
+            "seed": self.seed,
+        }
+        if self.moves is not None:
+            result["moves"] = [move_to_json(move) for move in self.moves]
+        return result
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> Record:
+        """Read back :meth:`to_json` output, a CSV row (all strings) or a 0.1.0 record.
+
+        Raises
+        ------
+        ParseError
+            If a field is missing or has a value of the wrong kind.
+        """
+        try:
+            return cls(
+                deal=deal_id(data["deal"]),
+                verdict=Verdict(data["verdict"]),
+                reason=None if data.get("reason") in (None, "") else str(data["reason"]),
+                seconds=float(_number(data["seconds"])),
+                nodes=int(_number(data["nodes"])),
+                length=_optional_int(data.get("length")),
+                moves=_moves(data.get("moves")),
+                time_limit=_optional_float(data.get("time_limit")),
+                max_nodes=_optional_int(data.get("max_nodes")),
+                memory_mb=float(_number(data.get("memory_mb", DEFAULT_MEMORY_MB))),
+                seed=int(_number(data.get("seed", 0))),
+                game=str(data.get("game") or BAKERS_DOZEN.name),
+            )
+        except (KeyError, ValueError, TypeError) as error:
+            text = repr(dict(data))
+            shown = text if len(text) <= 200 else text[:200] + "..."
+            raise ParseError(f"not a record ({error}): {shown}") from None
+
+
+def _number(value: object) -> float | int:
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a number")
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, str) and len(value) <= 40:
+        return float(value) if any(c in value for c in ".eEn") else int(value)
+    raise ValueError(f"{value!r} is not a number")
+
+
+def _optional_int(value: object) -> int | None:
+    return None if value is None or value == "" else int(_number(value))
+
+
+def _optional_float(value: object) -> float | None:
+    return None if value is None or value == "" else float(_number(value))
+
+
+def _moves(value: object) -> tuple[Move, ...] | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):  # a CSV cell: the JSON list
+            import json
+
+            value = json.loads(text)
+        else:  # 0.1.0 CSV: "7C 1>2 AS 3>F", two tokens a move
+            tokens = text.split()
+            if len(tokens) % 2:
+                raise ValueError(f"moves {text[:80]!r} is not a list of 'card from>to' pairs")
+            return tuple(
+                Move.from_text(f"{tokens[i]} {tokens[i + 1]}") for i in range(0, len(tokens), 2)
+            )
+    if isinstance(value, list):
+        return tuple(move_from_json(item) for item in value)
+    raise ValueError(f"moves {value!r} is not a list")
+
+
+def latest(records: Iterable[Record]) -> dict[DealId, Record]:
+    """The latest record of each deal: a later record supersedes earlier ones.
+
+    Returns
+    -------
+    dict
+        Deal id to its last record, in order of each id's first appearance.
+    """
+    result: dict[DealId, Record] = {}
+    for record in records:
+        result[record.deal] = record
+    return result
+
+
+def deal_sort_key(deal: DealId) -> tuple[int, int, str]:
+    """Sort PySol numbers numerically first, then board ids as text."""
+    if isinstance(deal, int):
+        return (0, deal, "")
+    return (1, 0, deal)

@@ -1,0 +1,225 @@
+"""Running survey tasks on an executor, yielding records as they finish.
+
+One code path, whatever runs the tasks: :func:`run` submits tasks to any
+:class:`concurrent.futures.Executor` (worker processes by default, this
+process for ``jobs=1``, or one a caller passes, such as a cluster's),
+keeps at most a *window* of them pending, and yields each record as its
+task finishes.  Tasks are read lazily, so a range of ten million deals
+starts at once and holds only the window in memory.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import dataclass
+
+from ..model import Deal
+from ..records import Record
+from ..rules import BAKERS_DOZEN, Rules
+from ..solution import DEFAULT_MEMORY_MB
+from ..solver import solve
+from .tasks import DealSpec, Task, normalise
+from .workers import InlineExecutor, process_executor, stop, submit
+
+__all__ = ["Limits", "solve_task", "run", "survey", "default_memory_mb"]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What every deal of a survey is solved under.
+
+    Attributes
+    ----------
+    time_limit : float or None
+        Seconds of wall-clock time per deal (None: no limit).
+    max_nodes : int or None
+        Positions per deal (None: no limit).
+    memory_mb : float
+        MiB of transposition table per deal.
+    seed : int
+        The move-order seed.
+    moves : bool
+        Keep the winning lines in the records.
+    """
+
+    time_limit: float | None = 10.0
+    max_nodes: int | None = None
+    memory_mb: float = DEFAULT_MEMORY_MB
+    seed: int = 0
+    moves: bool = False
+
+
+def solve_task(task: Task, limits: Limits) -> Record:
+    """Solve one task (in a worker) and make its record."""
+    deal_id, deal = task
+    position = Deal.pysol(deal) if isinstance(deal, int) else deal
+    rules: Rules = getattr(position, "rules", BAKERS_DOZEN)
+    solution = solve(
+        position, time_limit=limits.time_limit, max_nodes=limits.max_nodes,
+        memory_mb=limits.memory_mb, seed=limits.seed,
+    )
+    return Record.from_solution(
+        deal_id, solution, time_limit=limits.time_limit, max_nodes=limits.max_nodes,
+        memory_mb=limits.memory_mb, seed=limits.seed, moves=limits.moves, game=rules.name,
+    )
+
+
+def run(
+    tasks: Iterable[Task],
+    limits: Limits,
+    executor: Executor,
+    window: int,
+    task_function: Callable[[Task, Limits], Record] = solve_task,
+) -> Iterator[Record]:
+    """Run *tasks* on *executor*, at most *window* pending; yield records as they finish.
+
+    Parameters
+    ----------
+    tasks : iterable of (id, deal)
+        Read lazily, as room in the window frees.
+    limits : Limits
+    executor : Executor
+        Runs ``task_function(task, limits)``; it must be able to send both
+        (picklable, for processes).
+    window : int
+        Tasks submitted and not yet finished, at most (>= 1).
+    task_function : callable
+        A top-level function; :func:`solve_task` by default.
+
+    Yields
+    ------
+    Record
+        In order of completion.  A task's exception is raised here.
+
+    Notes
+    -----
+    When the generator is left early (an exception, Ctrl-C, ``close()``),
+    the tasks not yet started are cancelled; the executor itself is not
+    shut down (its owner does that).
+    """
+    source = iter(tasks)
+    pending: set[Future[Record]] = set()
+    try:
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < window:
+                task = next(source, None)
+                if task is None:
+                    exhausted = True
+                    break
+                pending.add(submit(executor, task_function, task, limits))
+            if not pending:
+                break
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+def _physical_memory_mb() -> float | None:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        return None
+
+
+def default_memory_mb(jobs: int) -> int:
+    """The default table budget per job, MiB: half the RAM shared by the jobs.
+
+    Returns
+    -------
+    int
+        ``min(512, RAM / 2 / jobs)`` MiB, at least 16; 512 (the solver's
+        default) when the RAM size cannot be read.
+    """
+    total = _physical_memory_mb()
+    if total is None:
+        return DEFAULT_MEMORY_MB
+    return max(16, min(DEFAULT_MEMORY_MB, int(total / 2 / max(1, jobs))))
+
+
+def survey(
+    deals: Iterable[DealSpec],
+    *,
+    jobs: int | None = None,
+    executor: Executor | None = None,
+    time_limit: float | None = 10.0,
+    max_nodes: int | None = None,
+    memory_mb: float | None = None,
+    seed: int = 0,
+    moves: bool = False,
+) -> Iterator[Record]:
+    """Solve many deals, yielding one :class:`~bakersdozen.records.Record` per deal as each finishes.
+
+    Parameters
+    ----------
+    deals : iterable
+        Each an int (a PySol deal number, its own id), a :class:`Deal` (its
+        id the board id, :func:`bakersdozen.records.board_id`), or an
+        ``(id, deal)`` pair whose id has a letter in it.  Read lazily.
+    jobs : int or None
+        Deals solved at once; None for ``os.cpu_count()``.  Without an
+        *executor*: 1 solves in this process, more start that many worker
+        processes (``spawn``), which die with this process.
+    executor : Executor or None
+        Runs the tasks instead (e.g. a cluster's executor); ``2 * jobs``
+        tasks are kept pending on it.  It is not shut down here.
+    time_limit : float or None
+        Seconds of wall-clock time per deal; None for no limit.
+    max_nodes : int or None
+        Positions generated per deal; None for no limit.
+    memory_mb : float or None
+        MiB of transposition table per job; None for
+        :func:`default_memory_mb` (``jobs * memory_mb`` is at most half the RAM).
+    seed : int
+        The solver's move-order seed (:func:`bakersdozen.solve`).
+    moves : bool
+        Keep the winning lines in the records.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad argument (checked when called, before any solving), or a
+        bad deal (when it is reached).
+
+    Notes
+    -----
+    Worker processes are started with ``spawn``, so a script that calls
+    this with ``jobs > 1`` must guard its top level with
+    ``if __name__ == "__main__":``.  Each record is what
+    :func:`bakersdozen.solve` returns for the deal with the same limits, so
+    without a time cut it is reproducible.
+    """
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive int, not {jobs!r}")
+    if memory_mb is None:
+        memory_mb = default_memory_mb(jobs)
+    # solve() checks its arguments: run it once on a 1-position budget so a
+    # bad limit raises here, at the call, rather than later in a worker.
+    solve(Deal.pysol(1), time_limit=time_limit, max_nodes=1, memory_mb=memory_mb, seed=seed)
+    limits = Limits(time_limit, max_nodes, float(memory_mb), seed, bool(moves))
+    return _survey((normalise(item) for item in deals), jobs, limits, executor)
+
+
+def _survey(
+    tasks: Iterator[Task], jobs: int, limits: Limits, executor: Executor | None
+) -> Iterator[Record]:
+    if executor is not None:
+        yield from run(tasks, limits, executor, 2 * jobs)
+        return
+    own: Executor = InlineExecutor() if jobs == 1 else process_executor(jobs)
+    finished = False
+    try:
+        yield from run(tasks, limits, own, 1 if jobs == 1 else 2 * jobs)
+        finished = True
+    finally:
+        if finished:
+            own.shutdown(wait=True)
+        else:
+            stop(own)

@@ -1,0 +1,295 @@
+"""Survey tasks: deal ranges (streamed), boards files, and what one task is.
+
+A task is a pair ``(deal id, deal)``: a PySol deal number with itself as
+its id, or a :class:`~bakersdozen.Deal` with its board id (the hash of its
+canonical text, :func:`bakersdozen.records.board_id`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final, Union
+
+from .._files import BOARDS_FILE_LIMIT, read_text
+from ..deals import MAX_DEAL, DealNumberError
+from ..errors import ParseError
+from ..model import Deal
+from ..records import DealId, board_id
+
+__all__ = [
+    "Task",
+    "DealSpec",
+    "DealRange",
+    "parse_deal_range",
+    "split_boards",
+    "read_boards",
+    "normalise",
+]
+
+#: One task: the deal id and the deal (a PySol number or a position).
+Task = tuple[DealId, Union[int, Deal]]
+#: What :func:`bakersdozen.survey.survey` accepts for one deal.
+DealSpec = Union[int, Deal, tuple[Union[str, int], Union[int, Deal]]]
+
+_ITEM: Final = re.compile(r"(\d+)(?:\s*-\s*(\d+))?")
+_MAX_DIGITS: Final = len(str(MAX_DEAL))
+_EXAMPLE: Final = "write deal numbers and ranges like '1-5,9,20-22'"
+
+
+def _number(digits: str, where: str, item: str) -> int:
+    significant = digits.lstrip("0")
+    if len(significant) > _MAX_DIGITS or not 1 <= int(significant or "0") <= MAX_DEAL:
+        shown = digits if len(digits) <= 24 else f"{digits[:12]}...({len(digits)} digits)"
+        raise ParseError(
+            f"{where}: {item if len(item) <= 48 else item[:24] + '...'!r}: deal {shown} is out "
+            "of range (PySol deal numbers run from 1 to 2**64 - 1)"
+        )
+    return int(significant)
+
+
+def _subtract(
+    first: int, last: int, taken: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The parts of ``first..last`` not in any interval of *taken*, in order."""
+    pieces = [(first, last)]
+    for low, high in taken:
+        next_pieces: list[tuple[int, int]] = []
+        for a, b in pieces:
+            if high < a or low > b:
+                next_pieces.append((a, b))
+                continue
+            if a < low:
+                next_pieces.append((a, low - 1))
+            if high < b:
+                next_pieces.append((high + 1, b))
+        pieces = next_pieces
+    return pieces
+
+
+class DealRange:
+    """PySol deal numbers written as ranges and lists, e.g. ``"1-5,9,20-22"``.
+
+    The whole text is checked when the object is made; the numbers are
+    produced one at a time when iterated (``1-10000000`` holds two numbers,
+    not ten million), in the order written, each once (a repeat is dropped).
+
+    Parameters
+    ----------
+    text : str
+        Comma-separated items, each a deal number ``N`` or an inclusive
+        range ``A-B`` with ``A <= B``; spaces around items are allowed.
+        Deal numbers run from 1 to ``2**64 - 1``.
+
+    Raises
+    ------
+    ParseError
+        For empty text or an empty item, an item that is not ``N`` or
+        ``A-B`` (``"a-3"``, ``"1--3"``), a reversed range (``"5-1"``) or a
+        number outside ``1..2**64-1`` (``"0"``, a 5000-digit number).  The
+        message quotes the bad item.
+    """
+
+    __slots__ = ("text", "intervals")
+
+    def __init__(self, text: str) -> None:
+        if not isinstance(text, str):
+            raise ParseError(f"a deal range must be a str, not {type(text).__name__}")
+        shown = text if len(text) <= 60 else text[:60] + "..."
+        if not text.strip():
+            raise ParseError(f"empty deal range {text!r}: {_EXAMPLE}")
+        taken: list[tuple[int, int]] = []
+        for index, raw in enumerate(text.split(","), 1):
+            item = raw.strip()
+            where = f"deal range {shown!r}, item {index}"
+            if not item:
+                raise ParseError(f"{where} is empty: {_EXAMPLE}")
+            match = _ITEM.fullmatch(item)
+            if match is None:
+                quoted = item if len(item) <= 48 else item[:24] + "..."
+                raise ParseError(
+                    f"{where}: {quoted!r} is not a deal number N or a range A-B; {_EXAMPLE}"
+                )
+            first = _number(match.group(1), where, item)
+            last = first if match.group(2) is None else _number(match.group(2), where, item)
+            if first > last:
+                raise ParseError(
+                    f"{where}: {item!r} is a reversed range ({first} > {last}); "
+                    f"write '{last}-{first}'"
+                )
+            taken.extend(_subtract(first, last, taken))
+        self.text = text
+        #: Disjoint inclusive intervals, in the order the deals are produced.
+        self.intervals: tuple[tuple[int, int], ...] = tuple(taken)
+
+    def __iter__(self) -> Iterator[int]:
+        for first, last in self.intervals:
+            yield from range(first, last + 1)
+
+    @property
+    def count(self) -> int:
+        """How many deals (may exceed ``sys.maxsize``, hence not ``len``)."""
+        return sum(last - first + 1 for first, last in self.intervals)
+
+    def __contains__(self, number: object) -> bool:
+        return isinstance(number, int) and any(a <= number <= b for a, b in self.intervals)
+
+    def __repr__(self) -> str:
+        return f"DealRange({self.text!r})"
+
+
+def parse_deal_range(text: str) -> list[int]:
+    """The deals of ``DealRange(text)`` as a list (for short ranges; see :class:`DealRange`).
+
+    Raises
+    ------
+    ParseError
+        As :class:`DealRange`.
+    """
+    return list(DealRange(text))
+
+
+_HEADER_LINE: Final = re.compile(r"(foundations?|founds?|decks|freecells?)\s*:", re.IGNORECASE)
+_COLUMNS: Final = 13
+
+
+def split_boards(text: str) -> list[tuple[int, str]]:
+    """Split the text of a boards file into boards.
+
+    The separator is either a line ``---`` or blank lines:
+
+    - If any line is ``---`` (spaces around it allowed), boards are
+      separated by those lines only, and a board's blank lines mean what
+      they mean in board text.
+    - Otherwise each board is exactly 13 column lines (an empty column is a
+      blank line or a lone ``:``), optionally with ``Foundations:`` lines
+      among them, and one or more blank lines separate one board from the
+      next.  A blank line *inside* a board's 13 lines is an empty column,
+      which is why a board must not stop short of 13 lines: use ``---`` for
+      such files.
+
+    Returns
+    -------
+    list of (int, str)
+        Each board's first line number (1-based) and its text.
+
+    Raises
+    ------
+    ParseError
+        If a board has more than 13 column lines before a separator.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[0].startswith("\ufeff"):
+        lines[0] = lines[0][1:]
+    boards: list[tuple[int, str]] = []
+    if any(line.strip() == "---" for line in lines):
+        start = 0
+        for number, line in enumerate(lines + ["---"]):
+            if line.strip() == "---":
+                chunk = lines[start:number]
+                if any(row.strip() for row in chunk):
+                    first = start + next(i for i, row in enumerate(chunk) if row.strip())
+                    boards.append((first + 1, "\n".join(chunk) + "\n"))
+                start = number + 1
+        return boards
+    i = 0
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        start = i
+        columns = 0
+        while i < len(lines) and columns < _COLUMNS:
+            if not _HEADER_LINE.match(lines[i].strip()):
+                columns += 1
+            i += 1
+        while i < len(lines) and _HEADER_LINE.match(lines[i].strip()):
+            i += 1
+        if i < len(lines) and lines[i].strip():
+            raise ParseError(
+                f"line {i + 1}: board {len(boards) + 1} (from line {start + 1}) has more "
+                f"than 13 column lines: separate boards by a blank line or a line '---'"
+            )
+        boards.append((start + 1, "\n".join(lines[start:i]) + "\n"))
+    return boards
+
+
+def read_boards(path: str) -> list[tuple[str, Deal]]:
+    """Read a file of boards (:func:`split_boards`) into ``(board id, Deal)`` pairs.
+
+    Parameters
+    ----------
+    path : str
+        The file (UTF-8, at most 256 MiB), ``-`` for standard input.
+
+    Returns
+    -------
+    list of (str, Deal)
+        In file order, each board once: the id is the hash of the board's
+        canonical text (:func:`bakersdozen.records.board_id`), so a board
+        keeps its id wherever it stands in the file and however the file is
+        named, and a repeated board is surveyed once.
+
+    Raises
+    ------
+    ParseError
+        If the file cannot be read, holds no board, or a board cannot be
+        parsed; the message names the file, the board and its first line.
+    """
+    text = read_text(path, BOARDS_FILE_LIMIT, "a boards file")
+    try:
+        chunks = split_boards(text)
+    except ParseError as error:
+        raise ParseError(f"{path}: {error}") from None
+    if not chunks:
+        raise ParseError(f"{path}: no board in the file")
+    result: dict[str, Deal] = {}
+    for k, (line, board) in enumerate(chunks, 1):
+        try:
+            deal = Deal.from_text(board)
+        except ParseError as error:
+            raise ParseError(
+                f"{path}: board {k} (starting at line {line}; line numbers below count "
+                f"from there): {error}"
+            ) from None
+        result.setdefault(board_id(deal), deal)
+    return list(result.items())
+
+
+def normalise(item: DealSpec) -> Task:
+    """The task for one item given to :func:`bakersdozen.survey.survey`.
+
+    Raises
+    ------
+    TypeError
+        If *item* is not an int, a Deal or an (id, deal) pair.
+    DealNumberError
+        For an int outside ``1..2**64-1``.
+    ValueError
+        For an id that is a bare number in a pair (a bare number is a PySol
+        deal number; give a board a name with a letter in it).
+    """
+    if isinstance(item, bool):
+        raise TypeError(f"a deal must be an int, a Deal or an (id, Deal) pair, not {item!r}")
+    if isinstance(item, int):
+        if not 1 <= item <= MAX_DEAL:
+            raise DealNumberError(f"PySol deal numbers run from 1 to 2**64 - 1, not {item!r}")
+        return item, item
+    if isinstance(item, Deal):
+        return board_id(item), item
+    if isinstance(item, tuple) and len(item) == 2:
+        given, deal = item
+        if isinstance(deal, int) and not isinstance(deal, bool):
+            deal = normalise(deal)[1]
+        if isinstance(deal, Deal) or isinstance(deal, int):
+            if isinstance(given, int) and not isinstance(given, bool):
+                if isinstance(deal, int) and given == deal:
+                    return given, deal
+                raise ValueError(f"id {given!r}: a number as an id is kept for PySol deal numbers")
+            text = str(given)
+            if not text or (text.isascii() and text.isdigit()):
+                raise ValueError(
+                    f"id {text!r}: a board's id needs a letter (bare numbers are PySol deals)"
+                )
+            return text, deal
+    raise TypeError(f"a deal must be an int, a Deal or an (id, Deal) pair, not {item!r}")

@@ -1,0 +1,128 @@
+"""Executors for surveys: in this process, or worker processes that die with the survey.
+
+:func:`process_executor` makes a :class:`~concurrent.futures.ProcessPoolExecutor`
+(``spawn`` start method) whose workers
+
+- ignore SIGINT: Ctrl-C to the terminal's process group interrupts the
+  survey, which stops the workers itself, and no worker prints a
+  traceback.  SIGINT is ignored in the survey while it starts a worker, so
+  the worker's interpreter starts with SIGINT ignored (a worker started
+  with the default would turn it into KeyboardInterrupt before its
+  initializer ran);
+- exit when the survey's process is gone, however it ended (SIGKILL
+  included): on Linux the kernel sends them SIGKILL
+  (``prctl(PR_SET_PDEATHSIG)``), elsewhere a thread in each worker polls
+  ``os.getppid()`` every 0.2 s.  Once the workers are gone the
+  multiprocessing resource tracker sees its pipe close and exits too.
+
+:func:`stop` ends a pool at once: pending tasks cancelled, running workers
+terminated and joined.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from typing import Any, Final, TypeVar
+
+__all__ = ["InlineExecutor", "process_executor", "stop", "submit"]
+
+T = TypeVar("T")
+
+#: Seconds between two checks of the parent in a worker (where prctl is missing).
+PARENT_POLL: Final = 0.2
+_PR_SET_PDEATHSIG: Final = 1
+
+
+class InlineExecutor(Executor):
+    """An executor that runs each task in the calling thread, at submission.
+
+    The survey with ``jobs=1`` uses it, so that one code path serves every
+    executor.  KeyboardInterrupt propagates from :meth:`submit`.
+    """
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future: Future[T] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as error:  # a task's failure is its future's
+            future.set_exception(error)
+        return future
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(PARENT_POLL)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _worker_init(parent: int) -> None:
+    """Run in each worker before its first task (see the module documentation)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl
+            pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def process_executor(jobs: int) -> ProcessPoolExecutor:
+    """A pool of *jobs* worker processes that die with this process (module documentation)."""
+    import multiprocessing
+
+    return ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
+    )
+
+
+def submit(executor: Executor, fn: Callable[..., T], *args: Any) -> Future[T]:
+    """``executor.submit(fn, *args)``, with SIGINT ignored while a process pool may start a worker."""
+    if (
+        isinstance(executor, ProcessPoolExecutor)
+        and threading.current_thread() is threading.main_thread()
+    ):
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            return executor.submit(fn, *args)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    return executor.submit(fn, *args)
+
+
+def stop(executor: Executor) -> None:
+    """Shut *executor* down now: cancel what has not started, end what runs.
+
+    A :class:`~concurrent.futures.ProcessPoolExecutor`'s workers are
+    terminated (SIGTERM) and joined; any other executor is shut down with
+    ``cancel_futures=True`` and waited for.
+    """
+    if isinstance(executor, ProcessPoolExecutor):
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(5)
+            if process.is_alive():  # pragma: no cover - SIGTERM is not ignored
+                process.kill()
+                process.join()
+        executor.shutdown(wait=True)
+        return
+    executor.shutdown(wait=True, cancel_futures=True)

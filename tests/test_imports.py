@@ -1,0 +1,235 @@
+"""The package's layers: no import cycles, the CLI on top, a light ``import bakersdozen``.
+
+The import graph is read from the source with :mod:`ast` (every ``import``
+statement, also those inside functions; not those under ``if TYPE_CHECKING:``,
+which never run).  The checker is itself tested on small packages written
+here, with a planted cycle and a planted upward import.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import bakersdozen
+
+PACKAGE = Path(bakersdozen.__file__).parent
+
+#: Compiled modules: leaves of the graph (they import nothing of the package).
+_COMPILED = ("*.pyx", "*.pyi", "*.so", "*.pyd")
+
+
+def _modules(root: Path, name: str) -> dict[str, Path]:
+    """Module name to source file, for every .py file of the package at *root*."""
+    found = {}
+    for pattern in _COMPILED:
+        for path in root.rglob(pattern):
+            parts = list(path.relative_to(root).parts)
+            parts[-1] = parts[-1].split(".")[0]
+            found[".".join([name, *parts])] = path
+    for path in sorted(root.rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join([name, *parts])] = path
+    return found
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement that can run (skips ``if TYPE_CHECKING:`` bodies)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.orelse:
+                yield from _imports(ast.Module(body=[child], type_ignores=[]))
+            continue
+        yield from _imports(node)
+
+
+def import_graph(root: Path, name: str) -> dict[str, set[str]]:
+    """The package's modules and, for each, the package modules it imports.
+
+    ``from X import y`` counts as importing ``X.y`` when that is a module of
+    the package, else ``X``.  Implicit imports of parent packages are not
+    edges (a package's ``__init__`` importing its own submodules is no cycle).
+    """
+    modules = _modules(root, name)
+    graph: dict[str, set[str]] = {module: set() for module in modules}
+    for module, path in modules.items():
+        if path.suffix != ".py":
+            continue
+        is_package = path.name == "__init__.py"
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in _imports(tree):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                if node.level:
+                    base = module.split(".")
+                    if not is_package:
+                        base = base[:-1]
+                    base = base[: len(base) - (node.level - 1)]
+                    stem = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    stem = node.module or ""
+                targets = [
+                    f"{stem}.{alias.name}" if f"{stem}.{alias.name}" in modules else stem
+                    for alias in node.names
+                ]
+            for target in targets:
+                while target and target not in modules and "." in target:
+                    target = target.rsplit(".", 1)[0]  # import a.b.c -> the deepest module
+                if target in modules and target != module:
+                    graph[module].add(target)
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle as a list of modules (first == last), or None."""
+    state: dict[str, int] = {}  # 1 on the stack, 2 done
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in state:
+            found = visit(start)
+            if found:
+                return found
+    return None
+
+
+def upward_imports(
+    graph: dict[str, set[str]], cli: str, entry: str | None = None
+) -> list[tuple[str, str]]:
+    """(module, target) for every module outside *cli* that imports *cli* or a module in it.
+
+    *entry* (``PKG.__main__``) belongs to the command-line layer too.
+    """
+    def in_cli(module: str) -> bool:
+        return module in (cli, entry) or module.startswith(cli + ".")
+
+    return sorted(
+        (module, target)
+        for module, targets in graph.items() if not in_cli(module)
+        for target in targets if in_cli(target)
+    )
+
+
+# -- the checker, on packages written here -------------------------------------
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / "pkg" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root / "pkg"
+
+
+def test_checker_finds_a_planted_cycle(tmp_path: Path) -> None:
+    root = _write(tmp_path, {
+        "__init__.py": "from .a import f\n",
+        "a.py": "from . import b\ndef f(): pass\n",
+        "b.py": "def g():\n    from .c import h  # lazy, still an edge\n",
+        "c.py": "import pkg.a\ndef h(): pass\n",
+    })
+    graph = import_graph(root, "pkg")
+    assert graph["pkg.a"] == {"pkg.b"} and graph["pkg.c"] == {"pkg.a"}
+    assert find_cycle(graph) == ["pkg.a", "pkg.b", "pkg.c", "pkg.a"]
+
+
+def test_checker_passes_a_clean_package(tmp_path: Path) -> None:
+    root = _write(tmp_path, {
+        "__init__.py": "from .a import f\nfrom .sub import g\n",
+        "a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .sub.x import g\n"
+                "def f(): pass\n",
+        "sub/__init__.py": "from .x import g\n",
+        "sub/x.py": "from .. import a\nfrom ..a import f\ndef g(): pass\n",
+        "cli/__init__.py": "from ..sub import g\n",
+    })
+    graph = import_graph(root, "pkg")
+    assert graph["pkg.a"] == set()  # TYPE_CHECKING imports never run
+    assert graph["pkg.sub.x"] == {"pkg.a"}
+    assert find_cycle(graph) is None
+    assert upward_imports(graph, "pkg.cli") == []
+
+
+def test_checker_finds_a_library_module_importing_the_cli(tmp_path: Path) -> None:
+    root = _write(tmp_path, {
+        "__init__.py": "",
+        "lib.py": "def run():\n    from .cli.tool import main\n",
+        "cli/__init__.py": "",
+        "cli/tool.py": "from ..lib import run\ndef main(): pass\n",
+    })
+    graph = import_graph(root, "pkg")
+    assert upward_imports(graph, "pkg.cli") == [("pkg.lib", "pkg.cli.tool")]
+    assert find_cycle(graph) == ["pkg.cli.tool", "pkg.lib", "pkg.cli.tool"]
+
+
+# -- the package ----------------------------------------------------------------
+
+
+def _graph() -> dict[str, set[str]]:
+    return import_graph(PACKAGE, "bakersdozen")
+
+
+def test_no_import_cycles() -> None:
+    # Imports inside functions count too: a lazy import still closes a loop.
+    assert find_cycle(_graph()) is None
+
+
+def test_library_never_imports_the_cli() -> None:
+    graph = _graph()
+    assert "bakersdozen.cli" in graph and "bakersdozen.cli.survey" in graph
+    assert upward_imports(graph, "bakersdozen.cli", "bakersdozen.__main__") == []
+
+
+def test_the_cli_imports_the_library() -> None:
+    # the graph sees the commands' lazy imports (a sanity check of the walker)
+    graph = _graph()
+    assert "bakersdozen.solver" in graph["bakersdozen.cli.solve"]
+    assert "bakersdozen.survey.runner" in graph["bakersdozen.cli.survey"]
+
+
+@pytest.mark.parametrize(
+    ("statement", "absent"),
+    [
+        ("import bakersdozen", ["argparse", "tqdm", "bakersdozen.cli", "bakersdozen.survey",
+                                "bakersdozen.stats", "importlib.metadata", "concurrent.futures",
+                                "multiprocessing", "filelock", "csv"]),
+        ("import bakersdozen.cli", ["tqdm", "bakersdozen.survey", "bakersdozen.bench",
+                                    "importlib.metadata", "concurrent.futures", "filelock"]),
+    ],
+)
+def test_import_is_light(statement: str, absent: list[str]) -> None:
+    code = f"import sys; {statement}; print(' '.join(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=60)
+    loaded = set(done.stdout.split())
+    assert "bakersdozen" in loaded
+    assert sorted(loaded & set(absent)) == []
