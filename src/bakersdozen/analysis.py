@@ -21,7 +21,8 @@ from .check import check
 from .errors import IllegalMoveError, ParseError
 from .model import Deal, Move
 from .rules import Rules, find_rules
-from .solver import DEFAULT_MEMORY_MB, Solution, Verdict, solve
+from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
+from .solver import solve
 
 __all__ = ["Hint", "hint", "Review", "review"]
 
