@@ -51,8 +51,8 @@ from typing import Any, Final
 from .check import check
 from .model import Deal
 from .records import Record
-from .solution import DEFAULT_MEMORY_MB, Verdict
-from .stats import percentile, summarize
+from .solution import Verdict
+from .stats import summarize
 from .survey.runner import Limits, run, solve_task
 from .survey.tasks import Task, parse_deal_range
 from .survey.workers import InlineExecutor, process_executor, stop

@@ -27,157 +27,21 @@ import base64
 import hashlib
 import html
 import json
-import re
 from collections.abc import Iterable
 from typing import Any, Final
 
 from ._replay_assets import CSS, SCRIPT
 from .cards import Card, Suit
 from .check import check
-from .errors import IllegalMoveError, ParseError
+from .errors import IllegalMoveError
 from .model import FOUNDATION, Deal, Move
+from .records import MAX_MOVES, MAX_MOVES_BYTES, read_moves
 
 __all__ = ["MAX_MOVES", "MAX_MOVES_BYTES", "read_moves", "replay_data", "replay_html"]
 
-#: :func:`read_moves` refuses a list of more moves than this.
-MAX_MOVES: Final = 10_000
-
-#: :func:`read_moves` refuses a text longer than this many bytes (UTF-8).
-MAX_MOVES_BYTES: Final = 1_000_000
 
 #: The title of the page when the caller gives none.
 DEFAULT_TITLE: Final = "Baker's Dozen replay"
-
-_NUMBERED: Final = re.compile(r"(\d+)[.)]\s+(\S.*)")
-_FOUNDATION_WORDS: Final = frozenset({"foundation", "f", "home"})
-
-
-# -- reading move lists -----------------------------------------------------
-
-
-def read_moves(text: str) -> tuple[Move, ...]:
-    """Read a move list: one move per line, or the JSON of ``solve --json``.
-
-    Two forms are accepted.
-
-    - **Lines**: one move per line in the notation of
-      :meth:`Move.from_text` (``7C 1>2``, ``AS 3>F``).  Blank lines are
-      skipped, ``#`` starts a comment, and a line may begin with its
-      number as ``bakersdozen solve`` prints it (``  12. 7C 1>2``).
-    - **JSON** (the text starts with ``{`` or ``[``): the object printed by
-      ``bakersdozen solve --json``, whose ``"moves"`` is a list of
-      ``{"card": "7C", "source": 1, "target": 2}`` (``"target":
-      "foundation"`` for a move home), or a bare list of such objects, or a
-      list of strings in move notation.
-
-    Parameters
-    ----------
-    text : str
-        The whole move list.
-
-    Returns
-    -------
-    tuple of Move
-        The moves in order, shape ``(n,)`` with ``0 <= n <= MAX_MOVES``.
-        Whether they are legal is not checked here; see :func:`check`.
-
-    Raises
-    ------
-    ParseError
-        If *text* is longer than :data:`MAX_MOVES_BYTES` bytes or holds
-        more than :data:`MAX_MOVES` moves (refused before any move is
-        read), or a move cannot be read: the message names the line
-        number (or the position in the JSON list, from 1) and quotes the
-        text.
-    TypeError
-        If *text* is not a str.
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"read_moves() needs a str, not {type(text).__name__}")
-    size = len(text) if len(text) > MAX_MOVES_BYTES else len(text.encode("utf-8", "surrogatepass"))
-    if size > MAX_MOVES_BYTES:
-        raise ParseError(
-            f"the move list is {size} bytes long; at most {MAX_MOVES_BYTES} bytes are read"
-        )
-    body = text.lstrip("\ufeff \t\r\n")
-    if body.startswith(("{", "[")):
-        return _read_json_moves(body)
-    return _read_line_moves(text)
-
-
-def _too_many() -> ParseError:
-    return ParseError(f"the move list holds more than {MAX_MOVES} moves; at most {MAX_MOVES} are read")
-
-
-def _read_line_moves(text: str) -> tuple[Move, ...]:
-    """One move per line; see :func:`read_moves`."""
-    lines = [
-        (number, line.split("#", 1)[0].strip())
-        for number, line in enumerate(text.lstrip("\ufeff").splitlines(), 1)
-    ]
-    lines = [(number, line) for number, line in lines if line]
-    if len(lines) > MAX_MOVES:
-        raise _too_many()
-    moves = []
-    for number, line in lines:
-        numbered = _NUMBERED.fullmatch(line)
-        try:
-            moves.append(Move.from_text(numbered.group(2) if numbered else line))
-        except ParseError as error:
-            raise ParseError(f"line {number}: {line!r}: {error}") from None
-    return tuple(moves)
-
-
-def _read_json_moves(text: str) -> tuple[Move, ...]:
-    """The JSON of ``solve --json``, or a bare list; see :func:`read_moves`."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ParseError(
-            f"not valid JSON at line {error.lineno} column {error.colno}: {error.msg}"
-        ) from None
-    except RecursionError:
-        raise ParseError("the JSON is nested too deeply to be a move list") from None
-    if isinstance(value, dict):
-        if "moves" not in value:
-            raise ParseError('the JSON object has no "moves" list (as printed by solve --json)')
-        value = value["moves"]
-    if not isinstance(value, list):
-        raise ParseError(f'the JSON "moves" must be a list, not {type(value).__name__}')
-    if len(value) > MAX_MOVES:
-        raise _too_many()
-    moves = []
-    for number, item in enumerate(value, 1):
-        try:
-            moves.append(_json_move(item))
-        except ParseError as error:
-            raise ParseError(f"move {number} of the JSON list: {error}") from None
-    return tuple(moves)
-
-
-def _json_move(item: object) -> Move:
-    """One JSON move: a notation string or a ``{card, source, target}`` object."""
-    if isinstance(item, str):
-        return Move.from_text(item)
-    if not isinstance(item, dict):
-        raise ParseError(f"expected an object or a string, not {json.dumps(item)}")
-    shown = json.dumps(item, ensure_ascii=False)
-    missing = [key for key in ("card", "source", "target") if key not in item]
-    if missing:
-        raise ParseError(f"{shown} has no {', '.join(repr(k) for k in missing)}")
-    card, source, target = item["card"], item["source"], item["target"]
-    if not isinstance(card, str):
-        raise ParseError(f"the card in {shown} is not a string")
-    if isinstance(target, str) and target.strip().lower() in _FOUNDATION_WORDS:
-        target = FOUNDATION
-    for what, number in (("source", source), ("target", target)):
-        if type(number) is not int:
-            raise ParseError(f"the {what} in {shown} is not a column number")
-    try:
-        return Move(Card.from_text(card), source, target)
-    except ValueError as error:  # ParseError from the card, ValueError from Move
-        raise ParseError(f"{shown}: {error}") from None
-
 
 # -- the page -----------------------------------------------------------------
 
