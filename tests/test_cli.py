@@ -12,6 +12,7 @@ from pysol_cards.cards import CardRenderer
 from pysol_cards.deal_game import Game
 from pysol_cards.random_base import RandomBase
 
+from bakersdozen import Deal
 from bakersdozen.cli import main
 from conftest import DEAL_1
 
@@ -122,3 +123,75 @@ def test_only_the_command_run_is_imported() -> None:
     assert "bakersdozen.cli.deal" in loaded
     assert not loaded & {"bakersdozen.cli.survey", "bakersdozen.cli.bench", "bakersdozen.survey",
                          "bakersdozen.records", "json", "tqdm"}
+
+
+# -- hint, review, replay -----------------------------------------------------
+
+
+def _lost_game() -> tuple[Deal, list[str], int]:
+    """Deal 1, its winning line up to a point, then a move that loses (proven)."""
+    from bakersdozen import Verdict, check, legal_moves, solve
+
+    deal = Deal.pysol(1)
+    line = solve(deal).moves
+    for k in range(len(line)):
+        position = check(deal, line[:k]).position
+        for move in legal_moves(position):
+            after = check(position, [move]).position
+            if move != line[k] and solve(after, memory_mb=64).verdict is Verdict.UNSOLVABLE:
+                return deal, [str(m) for m in (*line[:k], move)], k
+    raise AssertionError("no losing move on deal 1's line")
+
+
+def test_hint_and_lost(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bakersdozen import check
+
+    board = tmp_path / "deal1.txt"
+    board.write_text(DEAL_1, encoding="utf-8")
+    assert main(["hint", str(board), "--memory-mb", "64"]) == 0
+    assert capsys.readouterr().out.startswith("hint: ")
+    deal, played, _ = _lost_game()
+    lost = tmp_path / "lost.txt"
+    lost.write_text(check(deal, played).position.to_text(), encoding="utf-8")
+    assert main(["hint", str(lost), "--memory-mb", "64"]) == 1
+    assert capsys.readouterr().out == "lost: no winning line from here\n"
+
+
+def test_review_names_the_losing_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deal, played, k = _lost_game()
+    board = tmp_path / "deal1.txt"
+    board.write_text(deal.to_text(), encoding="utf-8")
+    moves = tmp_path / "moves.txt"
+    moves.write_text("\n".join(played) + "\n", encoding="utf-8")
+    assert main(["review", str(board), str(moves), "--memory-mb", "64"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"lost at move {k + 1}: {played[k]} (proven")
+    assert "winning alternative" in out
+    moves.write_text("\n".join(played[:k]) + "\n", encoding="utf-8")
+    assert main(["review", str(board), str(moves), "--memory-mb", "64"]) == 0
+    assert capsys.readouterr().out.startswith("still winnable")
+    moves.write_text(played[0] + "\nQS 9>1\n", encoding="utf-8")
+    assert main(["review", str(board), str(moves)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "move 2 'QS 9>1' cannot be played" in err
+
+
+def test_replay_and_solve_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    board = tmp_path / "deal1.txt"
+    board.write_text(DEAL_1, encoding="utf-8")
+    assert main(["solve", str(board), "--json", "--html", str(tmp_path / "a.html")]) == 0
+    record = capsys.readouterr().out
+    (tmp_path / "s.json").write_text(record, encoding="utf-8")
+    page = (tmp_path / "a.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "replay-data" in page
+    assert main(["replay", str(board), str(tmp_path / "s.json"),
+                 "--html", str(tmp_path / "b.html")]) == 0
+    again = (tmp_path / "b.html").read_text(encoding="utf-8")
+    moves = json.loads(record)["moves"]
+    assert f"{len(moves)} moves" in again
+    assert main(["replay", str(board), str(tmp_path / "missing.json"),
+                 "--html", str(tmp_path / "c.html")]) == 2
+    assert "missing.json" in capsys.readouterr().err
+    assert not (tmp_path / "c.html").exists()

@@ -238,7 +238,7 @@ def test_huge_board_file_is_refused_at_once(tmp_path: Path,
     start = time.monotonic()
     assert main(["solve", str(board)]) == 2
     assert time.monotonic() - start < 5
-    assert "larger than 1024 KiB" in _one_line(capsys.readouterr().err)
+    assert "larger than 64 KiB" in _one_line(capsys.readouterr().err)
 
 
 @pytest.mark.parametrize("word", ["none", "inf", "Infinity"])

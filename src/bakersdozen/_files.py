@@ -11,10 +11,14 @@ from typing import Final, TextIO
 
 from .errors import ParseError
 
-__all__ = ["read_text", "BOARD_LIMIT", "BOARDS_FILE_LIMIT", "display_name"]
+__all__ = ["read_text", "BOARD_LIMIT", "BOARDS_FILE_LIMIT", "MOVES_LIMIT", "display_name"]
 
-#: Most bytes read from a board file (a board is under 1 KB).
-BOARD_LIMIT: Final = 1 << 20
+#: Most bytes read from a board file: a board is under 1 KB, and the board
+#: text reader takes at most 16384 characters (``notation.MAX_BOARD_CHARS``),
+#: which UTF-8 writes in at most 4 bytes each.
+BOARD_LIMIT: Final = 4 * 16384
+#: Most bytes read from a move list (``records.MAX_MOVES_BYTES``).
+MOVES_LIMIT: Final = 1_000_000
 #: Most bytes read from a boards file (about 600 000 boards).
 BOARDS_FILE_LIMIT: Final = 256 << 20
 

@@ -1,15 +1,17 @@
 """The ``bakersdozen`` command line: a layer on top of the library.
 
 One module per command (:mod:`.deal`, :mod:`.show`, :mod:`.solve`,
-:mod:`.survey`, :mod:`.bench`), each with ``HELP``, ``add_arguments(parser)``
+:mod:`.hint`, :mod:`.review`, :mod:`.replay`, :mod:`.survey`, :mod:`.bench`), each with ``HELP``, ``add_arguments(parser)``
 and ``run(args) -> exit status``; :mod:`._common` holds what they share.
 No library module imports this package.  A command module imports the
 library lazily, inside ``run``, so ``bakersdozen solve`` loads neither the
 survey nor the benchmark.
 
-Exit status: 0 success; 1 unsolvable (``solve``) or a worker process died
+Exit status: 0 success; 1 unsolvable (``solve``), lost (``hint``,
+``review``) or a worker process died
 (``survey``, ``bench``); 2 bad input, or a file or the output that cannot
-be read or written; 3 unknown (``solve``: a limit stopped the search);
+be read or written; 3 unknown (``solve``, ``hint``, ``review``: a limit
+stopped the search);
 130 interrupted (Ctrl-C); 143 terminated (SIGTERM).  Every failure is one
 line on standard error: ``bakersdozen COMMAND: error: ...``.
 """
@@ -38,6 +40,9 @@ COMMANDS: dict[str, str] = {
     "deal": "print PySol deal N as board text",
     "show": "read a board file and print it as a tableau",
     "solve": "solve a board file or a PySol deal",
+    "hint": "print the next move of a winning line from a position (board file)",
+    "review": "find the first move after which a played game could no longer be won",
+    "replay": "write a self-contained HTML page that replays a move list",
     "survey": "solve many deals, write one record per deal, summarise",
     "bench": "benchmark the solver on PySol deals (and fc-solve)",
 }

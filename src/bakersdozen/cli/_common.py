@@ -12,17 +12,17 @@ import os
 import sys
 from typing import TYPE_CHECKING, Final
 
-from .._files import BOARD_LIMIT, display_name, read_text
+from .._files import BOARD_LIMIT, MOVES_LIMIT, display_name, read_text
 from ..errors import ParseError
 
 if TYPE_CHECKING:
-    from ..model import Deal
+    from ..model import Deal, Move
 
 __all__ = [
     "EXIT_OK", "EXIT_UNSOLVABLE", "EXIT_BAD_INPUT", "EXIT_UNKNOWN", "EXIT_WORKER_DIED",
     "EXIT_INTERRUPTED", "EXIT_TERMINATED", "KINGS_NOTE", "MAX_DEAL",
     "positive_float", "time_limit", "positive_int", "seed_int", "deal_number",
-    "add_limit_arguments", "read_board", "error", "Formatter",
+    "add_limit_arguments", "read_board", "read_moves_file", "write_html", "error", "Formatter",
 ]
 
 EXIT_OK: Final = 0
@@ -171,3 +171,38 @@ def read_board(path: str) -> tuple[Deal, bool]:
         return parse_board(text)
     except ParseError as error:
         raise ParseError(f"{display_name(path)}: {error}") from None
+
+
+def read_moves_file(path: str) -> tuple[Move, ...]:
+    """Read a move list file (``-`` for standard input): one move per line, or JSON.
+
+    Raises
+    ------
+    ParseError
+        If the file cannot be read or a move cannot be read; the message
+        starts with the file name and names the line.
+    """
+    from ..records import read_moves
+
+    text = read_text(path, MOVES_LIMIT, "a move list")
+    try:
+        return read_moves(text)
+    except ParseError as error:
+        raise ParseError(f"{display_name(path)}: {error}") from None
+
+
+def write_html(path: str, deal: Deal, moves: tuple[Move, ...], title: str) -> None:
+    """Write the replay page of *moves* from *deal* to *path* (``docs/replay.md``).
+
+    Raises
+    ------
+    IllegalMoveError
+        If a move cannot be played (the page is not written).
+    OSError
+        If the file cannot be written (the command line reports it).
+    """
+    from ..replay import replay_html
+
+    page = replay_html(deal, moves, title=title)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(page)

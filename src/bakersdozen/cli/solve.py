@@ -12,7 +12,7 @@ import sys
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
-    positive_float, read_board,
+    positive_float, read_board, write_html,
 )
 
 HELP = "solve a board file or a PySol deal"
@@ -28,6 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="MiB for the transposition table (default 512)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object (a record)")
+    parser.add_argument(
+        "--html", metavar="FILE",
+        help="also write the winning line as a self-contained HTML replay page (docs/replay.md)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,6 +53,11 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as error:
         raise BakersDozenError(str(error)) from None
+    if args.html and solution.moves:
+        name = f"PySol deal {args.deal}" if args.deal is not None else args.file
+        write_html(args.html, deal, solution.moves, f"{name}: {len(solution.moves)} moves")
+    elif args.html:
+        print(f"note: no winning line, so no page written to {args.html}", file=sys.stderr)
     if args.json:
         import json
 

@@ -1,0 +1,47 @@
+"""``bakersdozen hint FILE``: the next move of a winning line from a position.
+
+Exit status 0 a winning move was found (or the position is already won),
+1 lost (proven: no winning line from here), 3 unknown (a limit stopped the
+search), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ._common import (
+    EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, positive_float,
+    read_board,
+)
+
+HELP = "print the next move of a winning line from a position (board file)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file", help="board text file of any position (a Foundations: line for cards home), "
+        "or - for standard input",
+    )
+    add_limit_arguments(parser)
+    parser.add_argument(
+        "--memory-mb", type=positive_float, default=512.0, metavar="MB",
+        help="MiB for the transposition table (default 512)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..analysis import hint
+    from ..solution import Verdict
+
+    deal, kings_moved = read_board(args.file)
+    if kings_moved:
+        print(KINGS_NOTE, file=sys.stderr)
+    answer = hint(
+        deal, time_limit=args.time_limit, max_nodes=args.max_nodes, memory_mb=args.memory_mb,
+    )
+    print(answer)
+    return {
+        Verdict.SOLVED: EXIT_OK, Verdict.UNSOLVABLE: EXIT_UNSOLVABLE, Verdict.UNKNOWN: EXIT_UNKNOWN,
+    }[answer.verdict]

@@ -1,0 +1,51 @@
+"""``bakersdozen review FILE MOVES``: where a played game was lost.
+
+Replays the moves (one per line in move notation, or the JSON of ``solve
+--json``) from the board and reports the first move after which the game
+could no longer be won, with a winning alternative, or that it is still
+winnable.  Exit status 0 still winnable, 1 lost (the move is named), 3
+unknown (a limit stopped a solve), 2 bad input (an illegal move is named).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ._common import (
+    EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, positive_float,
+    read_board, read_moves_file,
+)
+
+HELP = "find the first move after which a played game could no longer be won"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="board text file the game started from, or - for stdin")
+    parser.add_argument(
+        "moves", help="the moves played: one per line ('7C 1>2'), or the JSON of solve --json",
+    )
+    add_limit_arguments(parser)
+    parser.add_argument(
+        "--memory-mb", type=positive_float, default=512.0, metavar="MB",
+        help="MiB for the transposition table of each solve (default 512)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..analysis import review
+    from ..solution import Verdict
+
+    deal, kings_moved = read_board(args.file)
+    if kings_moved:
+        print(KINGS_NOTE, file=sys.stderr)
+    played = read_moves_file(args.moves)
+    result = review(
+        deal, played, time_limit=args.time_limit, max_nodes=args.max_nodes,
+        memory_mb=args.memory_mb,
+    )
+    sys.stdout.write(result.describe(played))
+    if result.losing_move is not None or result.start_verdict is Verdict.UNSOLVABLE:
+        return EXIT_UNSOLVABLE
+    return EXIT_OK if result.verdict is Verdict.SOLVED else EXIT_UNKNOWN
