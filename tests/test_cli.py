@@ -195,3 +195,36 @@ def test_replay_and_solve_html(tmp_path: Path, capsys: pytest.CaptureFixture[str
                  "--html", str(tmp_path / "c.html")]) == 2
     assert "missing.json" in capsys.readouterr().err
     assert not (tmp_path / "c.html").exists()
+
+
+# -- the game and its knobs ----------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["deal", "1"], ["solve", "--deal", "1"],
+                                     ["survey", "1-2"], ["bench", "--deals", "1"]])
+def test_unknown_game_lists_the_presets(command: list[str],
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*command, "--game", "klondike"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown game 'klondike'" in err and "bakers_dozen" in err
+
+
+def test_game_by_name_and_knobs_in_json(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert main(["solve", "--deal", "1", "--game", "Baker's Dozen", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == "bakers_dozen"
+    assert main(["bench", "--deals", "1", "--json"]) == 0
+    settings = json.loads(capsys.readouterr().out)["settings"]
+    assert settings["game"] == "bakers_dozen" and settings["rules"]["moves"] == "one_card"
+
+
+def test_a_survey_file_holds_one_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "s.jsonl"
+    assert main(["survey", "1-2", "--jobs", "1", "--output", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["survey", "1-2", "--jobs", "1", "--output", str(out),
+                 "--empty-column", "any_card"]) == 2
+    err = capsys.readouterr().err
+    assert "holds records of the game 'bakers_dozen'" in err
+    assert "'bakers_dozen+empty_column=any_card'" in err

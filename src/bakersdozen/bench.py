@@ -46,11 +46,13 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
+from dataclasses import replace
 from typing import Any, Final
 
 from .check import check
 from .model import Deal
 from .records import Record
+from .rules import BAKERS_DOZEN, Rules
 from .solution import Verdict
 from .stats import summarize
 from .survey.runner import Limits, run, solve_task
@@ -130,10 +132,10 @@ def solve_and_replay(task: Task, limits: Limits) -> Record:
     ReplayFailed
         If the solver's winning line does not win under the checker.
     """
-    record = solve_task(task, Limits(limits.time_limit, limits.max_nodes, limits.memory_mb,
-                                      limits.seed, moves=True))
+    record = solve_task(task, replace(limits, moves=True))
     if record.solved:
-        deal = Deal.pysol(task[1]) if isinstance(task[1], int) else task[1]
+        deal = (Deal.pysol(task[1], game=limits.rules) if isinstance(task[1], int)
+                else task[1].with_rules(limits.rules))
         if not check(deal, record.moves or ()).won:
             raise ReplayFailed(f"deal {record.deal}: the solver's line does not win")
     return Record(record.deal, record.verdict, record.reason, record.seconds, record.nodes,
@@ -144,7 +146,7 @@ def solve_and_replay(task: Task, limits: Limits) -> Record:
 
 def run_ours(
     numbers: Sequence[int], time_limit: float | None, memory_mb: float, jobs: int = 1,
-    executor: Executor | None = None,
+    executor: Executor | None = None, rules: Rules = BAKERS_DOZEN,
 ) -> list[Record]:
     """Solve and replay each deal of *numbers*; with ``jobs > 1`` in that many processes.
 
@@ -160,7 +162,7 @@ def run_ours(
     ReplayFailed
         If a winning line does not replay.
     """
-    limits = Limits(time_limit, None, float(memory_mb), 0, moves=False)
+    limits = Limits(time_limit, None, float(memory_mb), 0, moves=False, rules=rules)
     tasks: list[Task] = [(n, n) for n in numbers]
     own = executor is None
     pool: Executor = executor or (

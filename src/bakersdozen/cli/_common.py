@@ -17,12 +17,13 @@ from ..errors import ParseError
 
 if TYPE_CHECKING:
     from ..model import Deal, Move
+    from ..rules import Rules
 
 __all__ = [
     "EXIT_OK", "EXIT_UNSOLVABLE", "EXIT_BAD_INPUT", "EXIT_UNKNOWN", "EXIT_WORKER_DIED",
     "EXIT_INTERRUPTED", "EXIT_TERMINATED", "KINGS_NOTE", "MAX_DEAL",
     "positive_float", "time_limit", "positive_int", "seed_int", "deal_number",
-    "add_limit_arguments", "read_board", "read_moves_file", "write_html", "error", "Formatter",
+    "add_limit_arguments", "add_rules_arguments", "rules_from_args", "read_board", "read_moves_file", "write_html", "error", "Formatter",
 ]
 
 EXIT_OK: Final = 0
@@ -39,7 +40,7 @@ EXIT_INTERRUPTED: Final = 130
 #: SIGTERM (128 + SIGTERM).
 EXIT_TERMINATED: Final = 143
 
-KINGS_NOTE: Final = "note: kings moved to the bottom of their columns (stable rule)"
+KINGS_NOTE: Final = "note: kings moved to the bottom of their columns (the game's Kings rule)"
 #: The largest PySol deal number.
 MAX_DEAL: Final = 2**64 - 1
 _MAX_DIGITS: Final = len(str(MAX_DEAL))
@@ -149,14 +150,68 @@ def add_limit_arguments(parser: argparse.ArgumentParser, default_time: float | N
     )
 
 
-def read_board(path: str) -> tuple[Deal, bool]:
-    """Read and parse a board file (``-`` for standard input), at most 1 MiB.
+#: The knob flags: option name, Rules field, and the values (None: on/off).
+_KNOB_FLAGS: Final = (
+    ("--kings", "kings", ("stable", "swap", "none")),
+    ("--build", "build", ("any_suit", "alternate_colours", "same_suit", "other_suit")),
+    ("--move-unit", "moves", ("one_card", "sequence", "supermove")),
+    ("--empty-column", "empty_column", ("nothing", "any_card", "kings_only")),
+    ("--foundation-build", "foundation_build", ("by_suit", "alternate_colours", "any_suit")),
+)
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--game NAME`` and one flag per knob (docs/rules.md), changing the game's knobs."""
+    group = parser.add_argument_group(
+        "game", "the game and its rules (docs/rules.md); a knob flag changes the game's rule"
+    )
+    group.add_argument(
+        "--game", default="bakers_dozen", metavar="NAME",
+        help="the preset to play (default bakers_dozen; an unknown name lists the presets)",
+    )
+    for flag, field, values in _KNOB_FLAGS:
+        group.add_argument(flag, dest=f"knob_{field}", choices=values, default=None,
+                           help=f"{field.replace('_', ' ')}: {', '.join(values)}")
+    group.add_argument(
+        "--foundation-return", dest="knob_foundation_return", action="store_true",
+        default=None, help="the top card of a foundation may come back onto the tableau",
+    )
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The Rules the ``--game`` and knob flags name.
+
+    Raises
+    ------
+    RulesError
+        For an unknown game (the message lists the presets) or an impossible
+        combination of knobs.
+    """
+    from ..rules import find_rules
+
+    rules = find_rules(args.game)
+    knobs = {
+        name[len("knob_"):]: value for name, value in vars(args).items()
+        if name.startswith("knob_") and value is not None
+    }
+    return rules.replace(**knobs) if knobs else rules
+
+
+def read_board(path: str, rules: Rules | None = None) -> tuple[Deal, bool]:
+    """Read and parse a board file (``-`` for standard input), at most 64 KiB.
+
+    Parameters
+    ----------
+    path : str
+        The file, ``-`` for standard input.
+    rules : Rules or None
+        The game the board is a position of; None for Baker's Dozen.
 
     Returns
     -------
     deal : Deal
     kings_moved : bool
-        True if the stable Kings rule was applied.
+        True if the game's Kings rule was applied.
 
     Raises
     ------
@@ -165,10 +220,11 @@ def read_board(path: str) -> tuple[Deal, bool]:
         file name (``<stdin>`` for ``-``).
     """
     from ..model import parse_board
+    from ..rules import BAKERS_DOZEN
 
     text = read_text(path, BOARD_LIMIT, "a board")
     try:
-        return parse_board(text)
+        return parse_board(text, rules=rules or BAKERS_DOZEN)
     except ParseError as error:
         raise ParseError(f"{display_name(path)}: {error}") from None
 

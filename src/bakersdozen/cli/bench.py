@@ -17,7 +17,9 @@ import argparse
 import sys
 from typing import Any, Final
 
-from ._common import EXIT_OK, error, positive_float, positive_int, time_limit
+from ._common import (
+    EXIT_OK, add_rules_arguments, error, positive_float, positive_int, rules_from_args, time_limit,
+)
 
 HELP = "benchmark the solver on PySol deals (and fc-solve)"
 EXIT_REPLAY_FAILED: Final = 1
@@ -39,6 +41,7 @@ def _deal_list(text: str) -> list[int]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_rules_arguments(parser)
     parser.add_argument(
         "--deals", type=_deal_list, default="1-100", metavar="LIST",
         help="PySol deal numbers: ranges and lists like 1-5,9 (default 1-100)",
@@ -102,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
     if args.perft_only and args.compare:
         return _error("--perft-only cannot be combined with --compare")
     deals: list[int] = _deal_list(args.deals) if isinstance(args.deals, str) else args.deals
+    rules = rules_from_args(args)
+    if args.compare and rules.name != "bakers_dozen":
+        return _error("--compare fc-solve runs Freecell Solver's bakers_dozen preset: drop --game")
 
     fc_program = None
     if args.compare:
@@ -117,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
     report: dict[str, Any] = {
         "settings": {
             "deals": bench.deal_spec(deals),
+            "game": rules.name,
+            "rules": rules.knobs,
             "time_limit": args.time_limit,
             "memory_mb": args.memory_mb,
             "jobs": args.jobs,
@@ -133,10 +141,12 @@ def run(args: argparse.Namespace) -> int:
         theirs: list[Record] = []
         try:
             if fc_program is None:
-                ours = bench.run_ours(deals, args.time_limit, args.memory_mb, args.jobs)
+                ours = bench.run_ours(deals, args.time_limit, args.memory_mb, args.jobs,
+                                      rules=rules)
             else:
                 for number in deals:  # one deal at a time, alternating
-                    ours += bench.run_ours([number], args.time_limit, args.memory_mb)
+                    ours += bench.run_ours([number], args.time_limit, args.memory_mb,
+                                           rules=rules)
                     theirs.append(
                         bench.run_fc_solve(fc_program, number, args.time_limit, fc_extra)
                     )

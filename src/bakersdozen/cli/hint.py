@@ -11,7 +11,7 @@ import argparse
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, positive_float,
-    read_board,
+    add_rules_arguments, read_board, rules_from_args,
 )
 
 HELP = "print the next move of a winning line from a position (board file)"
@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--memory-mb", type=positive_float, default=512.0, metavar="MB",
         help="MiB for the transposition table (default 512)",
     )
+    add_rules_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from ..analysis import hint
     from ..solution import Verdict
 
-    deal, kings_moved = read_board(args.file)
+    deal, kings_moved = read_board(args.file, rules_from_args(args))
     if kings_moved:
         print(KINGS_NOTE, file=sys.stderr)
     answer = hint(

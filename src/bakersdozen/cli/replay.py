@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import EXIT_OK, read_board, read_moves_file, write_html
+from ._common import (
+    EXIT_OK, add_rules_arguments, read_board, read_moves_file, rules_from_args, write_html,
+)
 
 HELP = "write a self-contained HTML page that replays a move list"
 
@@ -22,10 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--html", required=True, metavar="FILE", help="the page to write")
     parser.add_argument("--title", help="the page's title (default: the board file's name)")
+    add_rules_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    deal, _ = read_board(args.board)
+    deal, _ = read_board(args.board, rules_from_args(args))
     moves = read_moves_file(args.moves)
     write_html(args.html, deal, moves, args.title or f"{args.board}: {len(moves)} moves")
     return EXIT_OK

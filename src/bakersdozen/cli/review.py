@@ -13,7 +13,7 @@ import argparse
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, positive_float,
-    read_board, read_moves_file,
+    add_rules_arguments, read_board, read_moves_file, rules_from_args,
 )
 
 HELP = "find the first move after which a played game could no longer be won"
@@ -29,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--memory-mb", type=positive_float, default=512.0, metavar="MB",
         help="MiB for the transposition table of each solve (default 512)",
     )
+    add_rules_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from ..analysis import review
     from ..solution import Verdict
 
-    deal, kings_moved = read_board(args.file)
+    deal, kings_moved = read_board(args.file, rules_from_args(args))
     if kings_moved:
         print(KINGS_NOTE, file=sys.stderr)
     played = read_moves_file(args.moves)

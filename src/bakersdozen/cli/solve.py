@@ -12,7 +12,7 @@ import sys
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
-    positive_float, read_board, write_html,
+    add_rules_arguments, positive_float, read_board, rules_from_args, write_html,
 )
 
 HELP = "solve a board file or a PySol deal"
@@ -28,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="MiB for the transposition table (default 512)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object (a record)")
+    add_rules_arguments(parser)
     parser.add_argument(
         "--html", metavar="FILE",
         help="also write the winning line as a self-contained HTML replay page (docs/replay.md)",
@@ -40,10 +41,11 @@ def run(args: argparse.Namespace) -> int:
     from ..solution import Verdict
     from ..solver import solve
 
+    rules = rules_from_args(args)
     if args.deal is not None:
-        deal, kings_moved = Deal.pysol(args.deal), False
+        deal, kings_moved = Deal.pysol(args.deal, game=rules), False
     else:
-        deal, kings_moved = read_board(args.file)
+        deal, kings_moved = read_board(args.file, rules)
     if kings_moved:
         print(KINGS_NOTE, file=sys.stderr)
     try:

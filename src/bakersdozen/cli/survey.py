@@ -12,8 +12,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from ._common import (
-    EXIT_OK, EXIT_WORKER_DIED, Formatter, add_limit_arguments, error, positive_float,
-    positive_int,
+    EXIT_OK, EXIT_WORKER_DIED, Formatter, add_limit_arguments, add_rules_arguments, error,
+    positive_float, positive_int, rules_from_args,
 )
 
 if TYPE_CHECKING:
@@ -80,6 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--summary", metavar="FILE", help="print the summary of a survey file and exit"
     )
+    add_rules_arguments(parser)
 
 
 def _bad(message: str) -> int:
@@ -114,6 +115,7 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
     if args.retry_unknown and not args.output:
         return _bad("--retry-unknown needs --output FILE, the survey to retry")
 
+    rules = rules_from_args(args)
     candidates: Iterable[Task] = ()
     total = 0
     deal_range: DealRange | None = None
@@ -123,7 +125,7 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
         candidates = ((n, n) for n in deal_range)
         total = deal_range.count
     elif args.boards:
-        boards = read_boards(args.boards)
+        boards = read_boards(args.boards, rules)
         candidates = boards
         total = len(boards)
         board_ids = {i for i, _ in boards}
@@ -138,6 +140,12 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
         writer = RecordWriter(args.output, out_format)
     try:
         existing = latest(writer.existing) if writer else {}
+        other = next((r.game for r in existing.values() if r.game != rules.name), None)
+        if other is not None:
+            return _bad(
+                f"{args.output}: holds records of the game {other!r}; write a survey of "
+                f"{rules.name!r} to another file"
+            )
         if writer and writer.repaired:
             _say(f"{args.output}: removed a torn last line ({writer.repaired} bytes) "
                  "left by an interrupted run")
@@ -168,7 +176,8 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
                 _say(f"{args.output}: {recorded} deals already recorded, {to_go} to go")
         busy = max(1, min(jobs, to_go))  # the RAM is shared by the jobs that can run at once
         memory_mb = args.memory_mb or default_memory_mb(busy)
-        limits = Limits(args.time_limit, args.max_nodes, float(memory_mb), args.seed, args.moves)
+        limits = Limits(args.time_limit, args.max_nodes, float(memory_mb), args.seed, args.moves,
+                        rules)
         new = _run_tasks(pending(candidates, existing, args.retry_unknown), to_go, busy,
                          limits, writer, out_format)
     except BrokenProcessPool as failure:

@@ -42,6 +42,9 @@ class Limits:
         The move-order seed.
     moves : bool
         Keep the winning lines in the records.
+    rules : Rules
+        The game: a PySol number is dealt for it, and every deal is played
+        by it.
     """
 
     time_limit: float | None = 10.0
@@ -49,13 +52,14 @@ class Limits:
     memory_mb: float = DEFAULT_MEMORY_MB
     seed: int = 0
     moves: bool = False
+    rules: Rules = BAKERS_DOZEN
 
 
 def solve_task(task: Task, limits: Limits) -> Record:
     """Solve one task (in a worker) and make its record."""
     deal_id, deal = task
-    position = Deal.pysol(deal) if isinstance(deal, int) else deal
-    rules: Rules = getattr(position, "rules", BAKERS_DOZEN)
+    rules = limits.rules
+    position = Deal.pysol(deal, game=rules) if isinstance(deal, int) else deal.with_rules(rules)
     solution = solve(
         position, time_limit=limits.time_limit, max_nodes=limits.max_nodes,
         memory_mb=limits.memory_mb, seed=limits.seed,

@@ -15,6 +15,7 @@ from .._files import BOARDS_FILE_LIMIT, read_text
 from ..deals import MAX_DEAL, DealNumberError
 from ..errors import ParseError
 from ..model import Deal
+from ..rules import BAKERS_DOZEN, Rules
 from ..records import DealId, board_id
 
 __all__ = [
@@ -153,7 +154,7 @@ _HEADER_LINE: Final = re.compile(r"(foundations?|founds?|decks|freecells?)\s*:",
 _COLUMNS: Final = 13
 
 
-def split_boards(text: str) -> list[tuple[int, str]]:
+def split_boards(text: str, columns: int = _COLUMNS) -> list[tuple[int, str]]:
     """Split the text of a boards file into boards.
 
     The separator is either a line ``---`` or blank lines:
@@ -161,11 +162,12 @@ def split_boards(text: str) -> list[tuple[int, str]]:
     - If any line is ``---`` (spaces around it allowed), boards are
       separated by those lines only, and a board's blank lines mean what
       they mean in board text.
-    - Otherwise each board is exactly 13 column lines (an empty column is a
+    - Otherwise each board is exactly *columns* column lines (13 for Baker's
+      Dozen; an empty column is a
       blank line or a lone ``:``), optionally with ``Foundations:`` lines
       among them, and one or more blank lines separate one board from the
-      next.  A blank line *inside* a board's 13 lines is an empty column,
-      which is why a board must not stop short of 13 lines: use ``---`` for
+      next.  A blank line *inside* a board's lines is an empty column,
+      which is why a board must not stop short of its lines: use ``---`` for
       such files.
 
     Returns
@@ -176,7 +178,7 @@ def split_boards(text: str) -> list[tuple[int, str]]:
     Raises
     ------
     ParseError
-        If a board has more than 13 column lines before a separator.
+        If a board has more than *columns* column lines before a separator.
     """
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines and lines[0].startswith("\ufeff"):
@@ -198,29 +200,32 @@ def split_boards(text: str) -> list[tuple[int, str]]:
             i += 1
             continue
         start = i
-        columns = 0
-        while i < len(lines) and columns < _COLUMNS:
+        seen = 0
+        while i < len(lines) and seen < columns:
             if not _HEADER_LINE.match(lines[i].strip()):
-                columns += 1
+                seen += 1
             i += 1
         while i < len(lines) and _HEADER_LINE.match(lines[i].strip()):
             i += 1
         if i < len(lines) and lines[i].strip():
             raise ParseError(
                 f"line {i + 1}: board {len(boards) + 1} (from line {start + 1}) has more "
-                f"than 13 column lines: separate boards by a blank line or a line '---'"
+                f"than {columns} column lines: separate boards by a blank line or a line '---'"
             )
         boards.append((start + 1, "\n".join(lines[start:i]) + "\n"))
     return boards
 
 
-def read_boards(path: str) -> list[tuple[str, Deal]]:
+def read_boards(path: str, rules: Rules = BAKERS_DOZEN) -> list[tuple[str, Deal]]:
     """Read a file of boards (:func:`split_boards`) into ``(board id, Deal)`` pairs.
 
     Parameters
     ----------
     path : str
         The file (UTF-8, at most 256 MiB), ``-`` for standard input.
+    rules : Rules
+        The game the boards are positions of (its column count separates
+        boards written without ``---``).
 
     Returns
     -------
@@ -238,7 +243,7 @@ def read_boards(path: str) -> list[tuple[str, Deal]]:
     """
     text = read_text(path, BOARDS_FILE_LIMIT, "a boards file")
     try:
-        chunks = split_boards(text)
+        chunks = split_boards(text, rules.columns)
     except ParseError as error:
         raise ParseError(f"{path}: {error}") from None
     if not chunks:
@@ -246,7 +251,7 @@ def read_boards(path: str) -> list[tuple[str, Deal]]:
     result: dict[str, Deal] = {}
     for k, (line, board) in enumerate(chunks, 1):
         try:
-            deal = Deal.from_text(board)
+            deal = Deal.from_text(board, rules=rules)
         except ParseError as error:
             raise ParseError(
                 f"{path}: board {k} (starting at line {line}; line numbers below count "
