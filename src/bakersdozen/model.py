@@ -300,18 +300,34 @@ class Deal:
         return notation.pretty_board(self.columns, self.foundations)
 
     @classmethod
-    def pysol(cls, number: int, game: Rules | str = BAKERS_DOZEN) -> Deal:
-        """PySol's deal *number* of the game *game*; see :func:`bakersdozen.deals.pysol_layout`.
+    def pysol(
+        cls, number: int, game: Rules | str = BAKERS_DOZEN, numbering: str = "pysolfc"
+    ) -> Deal:
+        """PySol's deal *number* of the game *game*; see :func:`bakersdozen.deals.pysol_deal`.
+
+        Parameters
+        ----------
+        number : int
+            The deal number, ``1..2**64 - 1``.
+        game : Rules or str, default BAKERS_DOZEN
+            A preset (or a name), or rules that keep a preset's layout knobs.
+        numbering : {"pysolfc", "pysol"}, default "pysolfc"
+            PySolFC's numbering (Mersenne Twister from 32000 up) or old
+            PySol's (a 64-bit LCG above 32000).
 
         Raises
         ------
         DealNumberError
             If *number* is not an int in ``1..2**64 - 1``.
         RulesError
-            If *game* names no preset, or its PySol numbering is not implemented.
+            If *game* names no preset, has no PySol numbering, or
+            *numbering* is unknown.
         """
         rules = find_rules(game)
-        return cls(deals.pysol_layout(number, rules), rules=rules)
+        columns, foundations = deals.pysol_deal(
+            number, rules, numbering  # type: ignore[arg-type]
+        )
+        return cls(columns, foundations, rules=rules)
 
     def with_rules(self, rules: Rules | str) -> Deal:
         """The same cards as a position of the game *rules* (a preset name or Rules).
