@@ -213,3 +213,40 @@ def test_huge_column_number_is_a_parse_error() -> None:
         Move.from_text("7C " + "9" * 60 + ">2")
     with pytest.raises(ParseError, match="a few characters"):
         Move.from_text("7C " + "9" * 5000 + ">2")
+
+
+# Foundations not built by suit: the cards home are those not in a column.
+_PILES = "Foundations: C-2 H-1\n3C 2C AS\n3D AD\n3H 2H\n3S 2S\n"
+
+
+def test_alternate_colour_foundations_home_cards() -> None:
+    # Home: AC and a red 2 on the clubs pile, AH on the hearts pile.
+    deal = Deal.from_text(_PILES, ranks=3, rules="spanish_patience")
+    assert deal.foundations == (2, 0, 1, 0)
+    assert Deal.from_text(deal.to_text(), ranks=3, rules="spanish_patience") == deal
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (_PILES.replace("3H 2H", "3H 2H 2D").replace("3S 2S", "3S"),
+         "1 red and 0 black 2s.*are 2S"),
+        (_PILES.replace("3D AD", "3D"), "Aces home must be those of the piles begun"),
+    ],
+)
+def test_alternate_colour_foundations_refused(text: str, message: str) -> None:
+    from bakersdozen import ParseError
+
+    with pytest.raises(ParseError, match=message):
+        Deal.from_text(text, ranks=3, rules="spanish_patience")
+
+
+def test_any_suit_foundations_take_any_card() -> None:
+    from bakersdozen.rules import BAKERS_DOZEN
+
+    rules = BAKERS_DOZEN.replace(foundation_build="any_suit")
+    text = _PILES.replace("3H 2H", "3H 2H 2D").replace("3S 2S", "3S")
+    assert Deal.from_text(text, ranks=3, rules=rules).foundations == (2, 0, 1, 0)
+    with pytest.raises(ValueError, match="hold 1 2s"):
+        Deal(Deal.from_text(_PILES, ranks=3, rules="spanish_patience").columns[:3],
+             (2, 0, 1, 0), 3, rules)

@@ -21,7 +21,7 @@ from typing import Final, cast
 from . import deals, notation
 from .cards import KING, Card, Suit
 from .errors import ParseError
-from .rules import BAKERS_DOZEN, PRESETS, KingsRule, Rules, find_rules
+from .rules import BAKERS_DOZEN, PRESETS, FoundationBuild, KingsRule, Rules, find_rules
 
 __all__ = ["FOUNDATION", "MAX_COLUMNS", "Move", "Deal", "parse_board"]
 
@@ -172,10 +172,15 @@ class Deal:
         **bottom → top** (the last card is the playable one).  An empty
         tuple is an empty column.  Lists are accepted and stored as tuples.
     foundations : tuple of 4 int, default (0, 0, 0, 0)
-        ``foundations[s]`` is the highest rank on suit *s*'s foundation
-        (indexed by :class:`Suit`: clubs, diamonds, hearts, spades), 0 if
-        it is empty.  The foundation of suit *s* holds exactly ranks
-        ``1..foundations[s]`` of that suit.
+        ``foundations[i]`` is the height of pile *i*, the foundation begun
+        by the Ace of suit *i* (indexed by :class:`Suit`: clubs, diamonds,
+        hearts, spades), 0 if it is empty.  With foundations by suit pile
+        *i* holds exactly ranks ``1..foundations[i]`` of suit *i*.  With the
+        other foundation builds (:class:`~bakersdozen.rules.FoundationBuild`)
+        pile *i* holds the Ace of suit *i* and then one card of each rank
+        up to its height, in alternating colours or any suit; the cards home
+        are then every card of the pack not in a column, and they must fit
+        the heights (:func:`bakersdozen.notation.home_mismatch`).
     ranks : int, default 13
         The pack holds ranks ``1..ranks`` of each of the four suits: 13 for
         the real game, 1..12 for the reduced packs tests use.
@@ -187,7 +192,8 @@ class Deal:
     ValueError
         If the position is not one of the game: more columns than the game
         has, a card missing, repeated, above ``ranks`` or both in a column
-        and on a foundation, or, in a game that moves Kings to the bottom at
+        and on a foundation, home cards that do not fit the pile heights
+        (foundations not by suit), or, in a game that moves Kings to the bottom at
         the deal, a top-rank card (a King) above a lower card in a column (a
         King never moves onto anything, so such a column cannot occur).
 
@@ -224,6 +230,7 @@ class Deal:
                     f"the {suit.name.lower()} foundation rank must be 0..{self.ranks}, not {top!r}"
                 )
         tops = cast("tuple[int, int, int, int]", foundations)
+        by_suit = self.rules.foundation_build is FoundationBuild.BY_SUIT
         seen: dict[Card, int] = {}
         for number, column in enumerate(columns, 1):
             for card in column:
@@ -235,7 +242,7 @@ class Deal:
                     )
                 if card in seen:
                     raise ValueError(f"{card} is in column {seen[card]} and in column {number}")
-                if card.rank <= tops[card.suit]:
+                if by_suit and card.rank <= tops[card.suit]:
                     raise ValueError(
                         f"{card} is in column {number} and on the "
                         f"{card.suit.name.lower()} foundation"
@@ -252,6 +259,17 @@ class Deal:
                 f"an initial layout of {self.rules.title} has {self.rules.columns} columns, "
                 f"not {len(columns)}"
             )
+        if not by_suit:
+            mismatch = notation.home_mismatch(
+                columns, tops, self.ranks, self.rules.foundation_build  # type: ignore[arg-type]
+            )
+            if mismatch is not None:
+                raise ValueError(
+                    "the foundation heights do not fit the cards not in a column "
+                    f"({self.rules.title} builds its foundations in "
+                    f"{self.rules.foundation_build}): {mismatch}"
+                )
+            return
         missing = [
             Card(rank, suit)
             for rank in range(1, self.ranks + 1)
