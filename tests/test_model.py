@@ -15,7 +15,7 @@ cards = st.builds(Card, st.integers(1, 13), st.sampled_from(list(Suit)))
 
 @st.composite
 def moves(draw: st.DrawFn) -> Move:
-    source = draw(st.integers(1, 13))
+    source = draw(st.integers(0, 13))  # 0: back from a foundation
     target = draw(st.sampled_from([t for t in range(14) if t != source]))
     return Move(draw(cards), source, target)
 
@@ -25,6 +25,10 @@ def test_move_notation_examples() -> None:
     # ace of spades from column 3 to its foundation.
     assert str(Move(Card(7, Suit.CLUBS), 1, 2)) == "7C 1>2"
     assert str(Move(Card(1, Suit.SPADES), 3, FOUNDATION)) == "AS 3>F"
+    # A card back from its foundation; a sequence named by its bottom card.
+    assert str(Move(Card(5, Suit.HEARTS), FOUNDATION, 3)) == "5H F>3"
+    assert Move.from_text("5h home > 3") == Move(Card(5, Suit.HEARTS), FOUNDATION, 3)
+    assert str(Move.from_text("9S 4>7")) == "9S 4>7"
     assert Move(Card(1, Suit.SPADES), 3, FOUNDATION).to_foundation
     assert not Move(Card(7, Suit.CLUBS), 1, 2).to_foundation
 
@@ -64,7 +68,7 @@ def test_move_from_text_rejects_non_str() -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [("7C", 1, 2), (Card(7, Suit.CLUBS), 0, 2), (Card(7, Suit.CLUBS), 14, 2),
+    [("7C", 1, 2), (Card(7, Suit.CLUBS), 0, 0), (Card(7, Suit.CLUBS), 14, 2),
      (Card(7, Suit.CLUBS), 1, 14), (Card(7, Suit.CLUBS), 1, -1), (Card(7, Suit.CLUBS), 2, 2),
      (Card(7, Suit.CLUBS), 1.0, 2), (Card(7, Suit.CLUBS), True, 2)],
 )
