@@ -10,6 +10,8 @@ suits, R from 3), where it decides any deal in well under a second.
 from __future__ import annotations
 
 from bakersdozen import Deal
+from bakersdozen.rules import BAKERS_DOZEN, Rules
+from reference import family_apply, family_moves
 
 Position = tuple[tuple[tuple[int, ...], ...], tuple[int, int, int, int]]
 
@@ -41,8 +43,36 @@ def _successors(position: Position) -> list[Position]:
     return out  # type: ignore[return-value]
 
 
-def brute_force_solvable(deal: Deal) -> bool:
-    """True iff some sequence of legal moves from *deal* wins (exhaustive)."""
+def _family_solvable(deal: Deal, rules: Rules) -> bool:
+    """The exhaustive search for any rules, over the reference's moves.
+
+    Positions are keyed by their exact columns and foundation heights (the
+    heights are the whole foundation state: docs/rules.md).
+    """
+    deal = deal.with_rules(rules)
+    seen = {(deal.columns, deal.foundations)}
+    stack = [deal]
+    while stack:
+        position = stack.pop()
+        if not any(position.columns):
+            return True
+        for move in family_moves(position, rules):
+            nxt = family_apply(position, move, rules)
+            key = (nxt.columns, nxt.foundations)
+            if key not in seen:
+                seen.add(key)
+                stack.append(nxt)
+    return False
+
+
+def brute_force_solvable(deal: Deal, rules: Rules | None = None) -> bool:
+    """True iff some sequence of legal moves from *deal* wins (exhaustive).
+
+    *rules* defaults to the deal's own; Baker's Dozen has a fast path.
+    """
+    rules = rules or deal.rules
+    if rules != BAKERS_DOZEN:
+        return _family_solvable(deal, rules)
     start = _start(deal)
     seen = {start}
     stack = [start]

@@ -156,7 +156,7 @@ def _max_unit(columns: list[list[Card]], target: int, rules: Rules) -> int | Non
     if rules.empty_column is not EmptyColumn.ANY_CARD:
         return 1
     empty = sum(1 for number, column in enumerate(columns, 1) if not column and number != target)
-    return 2**empty
+    return 1 << empty
 
 
 def _onto_reason(

@@ -137,7 +137,7 @@ def _check_numbering(numbering: object) -> Numbering:
         raise RulesError(
             f"unknown deal numbering {numbering!r}: choose one of {', '.join(NUMBERINGS)}"
         )
-    return numbering  # type: ignore[return-value]
+    return numbering
 
 
 def _swap_dealt(order: list[Card], columns: int) -> list[Card]:
