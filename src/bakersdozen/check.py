@@ -48,7 +48,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .cards import RANK_NAMES, Card
+from .cards import RANK_NAMES, Card, Suit
 from .errors import IllegalMoveError, ParseError
 from .model import FOUNDATION, Deal, Move
 from .rules import Build, EmptyColumn, FoundationBuild, MoveUnit, Rules
@@ -83,7 +83,7 @@ _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 
 
 def _red(card: Card) -> bool:
-    return int(card.suit) in (1, 2)  # diamonds, hearts
+    return card.suit.is_red
 
 
 def _builds_on(card: Card, below: Card, build: Build) -> bool:
@@ -108,8 +108,11 @@ _BUILD_WORDS = {
 
 
 def _pile_top_red(pile: int, height: int) -> bool:
-    """The colour of the top card of pile *pile* (alternate colours): red?"""
-    ace_red = pile in (1, 2)
+    """Is the top card of pile *pile*, *height* cards high, red (alternate colours)?
+
+    The pile's Ace is of suit *pile*; its colour returns at every odd height.
+    """
+    ace_red = Suit(pile).is_red
     return ace_red if height % 2 == 1 else not ace_red
 
 
