@@ -9,7 +9,9 @@ suits, R from 3), where it decides any deal in well under a second.
 
 from __future__ import annotations
 
-from bakersdozen import Deal
+from bakersdozen import Deal, Move
+from bakersdozen.rules import BAKERS_DOZEN, Rules
+from reference import family_apply, family_moves
 
 Position = tuple[tuple[tuple[int, ...], ...], tuple[int, int, int, int]]
 
@@ -41,8 +43,49 @@ def _successors(position: Position) -> list[Position]:
     return out  # type: ignore[return-value]
 
 
-def brute_force_solvable(deal: Deal) -> bool:
-    """True iff some sequence of legal moves from *deal* wins (exhaustive)."""
+def family_line(deal: Deal, rules: Rules | None = None) -> list[Move] | None:
+    """A winning line from *deal* under *rules* (the deal's own by default),
+    or None if there is none: the exhaustive search over the reference's
+    moves.  Positions are keyed by their exact columns and foundation
+    heights (the heights are the whole foundation state: docs/rules.md).
+    """
+    rules = rules or deal.rules
+    deal = deal.with_rules(rules)
+    start = (deal.columns, deal.foundations)
+    parent: dict[object, tuple[object, Move] | None] = {start: None}
+    stack = [deal]
+    while stack:
+        position = stack.pop()
+        key = (position.columns, position.foundations)
+        if not any(position.columns):
+            line: list[Move] = []
+            step = parent[key]
+            while step is not None:
+                key, move = step
+                line.append(move)
+                step = parent[key]
+            return line[::-1]
+        for move in family_moves(position, rules):
+            nxt = family_apply(position, move, rules)
+            nkey = (nxt.columns, nxt.foundations)
+            if nkey not in parent:
+                parent[nkey] = (key, move)
+                stack.append(nxt)
+    return None
+
+
+def _family_solvable(deal: Deal, rules: Rules) -> bool:
+    return family_line(deal, rules) is not None
+
+
+def brute_force_solvable(deal: Deal, rules: Rules | None = None) -> bool:
+    """True iff some sequence of legal moves from *deal* wins (exhaustive).
+
+    *rules* defaults to the deal's own; Baker's Dozen has a fast path.
+    """
+    rules = rules or deal.rules
+    if rules != BAKERS_DOZEN:
+        return _family_solvable(deal, rules)
     start = _start(deal)
     seen = {start}
     stack = [start]

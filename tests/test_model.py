@@ -15,7 +15,7 @@ cards = st.builds(Card, st.integers(1, 13), st.sampled_from(list(Suit)))
 
 @st.composite
 def moves(draw: st.DrawFn) -> Move:
-    source = draw(st.integers(1, 13))
+    source = draw(st.integers(0, 13))  # 0: back from a foundation
     target = draw(st.sampled_from([t for t in range(14) if t != source]))
     return Move(draw(cards), source, target)
 
@@ -25,6 +25,10 @@ def test_move_notation_examples() -> None:
     # ace of spades from column 3 to its foundation.
     assert str(Move(Card(7, Suit.CLUBS), 1, 2)) == "7C 1>2"
     assert str(Move(Card(1, Suit.SPADES), 3, FOUNDATION)) == "AS 3>F"
+    # A card back from its foundation; a sequence named by its bottom card.
+    assert str(Move(Card(5, Suit.HEARTS), FOUNDATION, 3)) == "5H F>3"
+    assert Move.from_text("5h home > 3") == Move(Card(5, Suit.HEARTS), FOUNDATION, 3)
+    assert str(Move.from_text("9S 4>7")) == "9S 4>7"
     assert Move(Card(1, Suit.SPADES), 3, FOUNDATION).to_foundation
     assert not Move(Card(7, Suit.CLUBS), 1, 2).to_foundation
 
@@ -64,7 +68,7 @@ def test_move_from_text_rejects_non_str() -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [("7C", 1, 2), (Card(7, Suit.CLUBS), 0, 2), (Card(7, Suit.CLUBS), 14, 2),
+    [("7C", 1, 2), (Card(7, Suit.CLUBS), 0, 0), (Card(7, Suit.CLUBS), 14, 2),
      (Card(7, Suit.CLUBS), 1, 14), (Card(7, Suit.CLUBS), 1, -1), (Card(7, Suit.CLUBS), 2, 2),
      (Card(7, Suit.CLUBS), 1.0, 2), (Card(7, Suit.CLUBS), True, 2)],
 )
@@ -213,3 +217,40 @@ def test_huge_column_number_is_a_parse_error() -> None:
         Move.from_text("7C " + "9" * 60 + ">2")
     with pytest.raises(ParseError, match="a few characters"):
         Move.from_text("7C " + "9" * 5000 + ">2")
+
+
+# Foundations not built by suit: the cards home are those not in a column.
+_PILES = "Foundations: C-2 H-1\n3C 2C AS\n3D AD\n3H 2H\n3S 2S\n"
+
+
+def test_alternate_colour_foundations_home_cards() -> None:
+    # Home: AC and a red 2 on the clubs pile, AH on the hearts pile.
+    deal = Deal.from_text(_PILES, ranks=3, rules="spanish_patience")
+    assert deal.foundations == (2, 0, 1, 0)
+    assert Deal.from_text(deal.to_text(), ranks=3, rules="spanish_patience") == deal
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (_PILES.replace("3H 2H", "3H 2H 2D").replace("3S 2S", "3S"),
+         "1 red and 0 black 2s.*are 2S"),
+        (_PILES.replace("3D AD", "3D"), "Aces home must be those of the piles begun"),
+    ],
+)
+def test_alternate_colour_foundations_refused(text: str, message: str) -> None:
+    from bakersdozen import ParseError
+
+    with pytest.raises(ParseError, match=message):
+        Deal.from_text(text, ranks=3, rules="spanish_patience")
+
+
+def test_any_suit_foundations_take_any_card() -> None:
+    from bakersdozen.rules import BAKERS_DOZEN
+
+    rules = BAKERS_DOZEN.replace(foundation_build="any_suit")
+    text = _PILES.replace("3H 2H", "3H 2H 2D").replace("3S 2S", "3S")
+    assert Deal.from_text(text, ranks=3, rules=rules).foundations == (2, 0, 1, 0)
+    with pytest.raises(ValueError, match="hold 1 2s"):
+        Deal(Deal.from_text(_PILES, ranks=3, rules="spanish_patience").columns[:3],
+             (2, 0, 1, 0), 3, rules)

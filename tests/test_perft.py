@@ -49,3 +49,46 @@ def test_stored_depth_one_is_the_reference_move_count(case: dict[str, Any]) -> N
 def test_data_covers_the_promised_positions() -> None:
     assert [p["deal"] for p in POSITIONS] == [1, 24, 100, 617, None]
     assert all(max(map(int, p["perft"])) >= 6 for p in POSITIONS)
+
+
+# -- the family ---------------------------------------------------------------
+
+_FAMILY_PATH = Path(__file__).resolve().parents[1] / "bench" / "perft_family.json"
+
+
+def _family_cases() -> list[tuple[str, dict[str, Any]]]:
+    if not _FAMILY_PATH.exists():
+        return []
+    data = json.loads(_FAMILY_PATH.read_text())
+    return [(name, case) for name, cases in data["presets"].items() for case in cases]
+
+
+def _reference_perft(deal: Deal, depth: int) -> int:
+    from reference import family_apply, family_moves
+
+    if depth == 0:
+        return 1
+    moves = family_moves(deal)
+    if depth == 1:
+        return len(moves)
+    return sum(_reference_perft(family_apply(deal, m), depth - 1) for m in moves)
+
+
+@pytest.mark.parametrize(
+    ("preset", "case"), _family_cases(),
+    ids=[f"{name}-{case['deal']}" for name, case in _family_cases()],
+)
+def test_family_perft_data_agrees_with_the_reference(preset: str, case: dict[str, Any]) -> None:
+    # Two independent generators (bench/perft_reference.py and
+    # tests/reference.py) and the deal numbers agree on the stored data.
+    deal = Deal.from_text(case["board"], rules=preset)
+    if case["deal"] is not None:
+        assert deal == Deal.pysol(case["deal"], preset)
+    for depth in (1, 2, 3):
+        assert _reference_perft(deal, depth) == case["perft"][str(depth)], (preset, depth)
+
+
+def test_family_data_covers_every_preset() -> None:
+    from bakersdozen.rules import PRESETS
+
+    assert {name for name, _ in _family_cases()} == set(PRESETS)

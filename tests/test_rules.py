@@ -71,3 +71,46 @@ def test_docstring_examples() -> None:
     # The Kings rules' docstrings show the rules' worked examples; run them.
     failed, attempted = doctest.testmod(rules_module)
     assert attempted > 0 and failed == 0
+
+
+# Each preset against its class in PySolFC's pysollib/games/bakersdozen.py.
+PRESET_KNOBS = {
+    "bakers_dozen": (31, 13, 4, 0, "stable", "any_suit", "one_card", "nothing", "by_suit"),
+    "good_measure": (86, 10, 5, 2, "none", "any_suit", "one_card", "nothing", "by_suit"),
+    "spanish_patience": (
+        85, 13, 4, 0, "stable", "any_suit", "one_card", "nothing", "alternate_colours"),
+    "spanish_patience_ii": (
+        664, 13, 4, 0, "none", "any_suit", "one_card", "any_card", "by_suit"),
+    "portuguese_solitaire": (
+        308, 13, 4, 0, "none", "any_suit", "one_card", "kings_only", "by_suit"),
+    "castles_in_spain": (
+        83, 13, 4, 0, "none", "alternate_colours", "supermove", "any_card", "by_suit"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PRESET_KNOBS))
+def test_presets(name: str) -> None:
+    rules = find_rules(name)
+    knobs = rules.knobs
+    assert (rules.pysol_id, knobs["columns"], knobs["cards_per_column"], knobs["start_aces"],
+            knobs["kings"], knobs["build"], knobs["moves"], knobs["empty_column"],
+            knobs["foundation_build"]) == PRESET_KNOBS[name]
+    assert rules.foundation_return is False
+    assert find_rules(rules.title) is rules
+
+
+def test_preset_list_in_error() -> None:
+    with pytest.raises(RulesError, match="castles_in_spain"):
+        find_rules("cruel")
+
+
+def test_foundation_return_needs_foundations_by_suit() -> None:
+    with pytest.raises(RulesError, match="foundation_return=True needs foundation_build=by_suit"):
+        find_rules("spanish_patience").replace(foundation_return=True)
+    assert BAKERS_DOZEN.replace(foundation_return=True).foundation_return is True
+
+
+def test_replace_keeps_pysol_id_for_play_knobs_only() -> None:
+    assert BAKERS_DOZEN.replace(moves="sequence").pysol_id == 31
+    assert BAKERS_DOZEN.replace(kings="none").pysol_id is None
+    assert BAKERS_DOZEN.replace(kings="none").replace(kings="stable") is BAKERS_DOZEN

@@ -60,6 +60,11 @@ class Suit(enum.IntEnum):
         """The suit's symbol: ``♣``, ``♦``, ``♥`` or ``♠``."""
         return _SUIT_SYMBOLS[self]
 
+    @property
+    def is_red(self) -> bool:
+        """True for diamonds and hearts, False for clubs and spades."""
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
     def __repr__(self) -> str:
         return f"Suit.{self.name}"
 

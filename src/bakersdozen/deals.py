@@ -1,31 +1,60 @@
-"""PySol deal numbers for Baker's Dozen.
+"""PySol deal numbers for every game of the family.
 
-"Deal N" is the layout PySol deals for game number N (``docs/notation.md``).
-For N up to 32000 that is also PySolFC's layout; above 32000 it is **old
-PySol's** numbering, which the ``pysol_cards`` package prints with
-``RandomBase.DEALS_PYSOL``: PySolFC switched to another generator there
-(Mersenne Twister), so its layouts of those numbers differ.  The layout is
-reproduced here from the algorithm, not from PySol's code:
+"Deal N of game G" is the layout PySolFC deals for game number N of G
+(``docs/notation.md``, ``docs/rules.md``).  It is reproduced here from the
+algorithm, read in PySolFC's sources (``pysollib/pysolrandom.py``,
+``pysollib/game/__init__.py``: ``Game.shuffle`` and
+``_shuffleHookMoveToBottom``, ``pysollib/games/bakersdozen.py``: each
+game's ``_shuffleHook`` and ``startGame``), not from PySol's code:
 
-1. The pack.  For N <= 32000 the 52 cards are in rank-major order, within a
-   rank clubs, diamonds, hearts, spades (the Microsoft FreeCell order; it is
-   our card index order, :mod:`bakersdozen.cards`).  For larger N the pack is
-   suit-major in PySol's suit order clubs, spades, hearts, diamonds, ranks
-   Ace..King within a suit.
-2. The generator.  For N <= 32000, the Microsoft C runtime linear
-   congruential generator: ``state = (state * 214013 + 2531011) mod 2**32``,
-   output ``(state >> 16) & 0x7fff``, seeded with N; a random integer in
-   ``[0, m)`` is ``output mod m``.  For N > 32000, PySol's 64-bit linear
-   congruential generator (Knuth, TAOCP vol. 2, 3rd ed., p. 106):
-   ``state = (state * 6364136223846793005 + 1) mod 2**64``, seeded with N,
-   a draw is ``x = (state >> 21) & 0x7fffffff`` and a random integer in
-   ``[0, m)`` is ``floor(x * m / 2**31)``.
-3. The shuffle: for ``i`` from 51 down to 1, swap card ``i`` with card ``j``,
-   ``j`` a random integer in ``[0, i]``.
-4. The deal: card ``k`` of the shuffled pack goes to column ``k mod 13``
-   (columns 1..13), so each column gets 4 cards, bottom first.
-5. PySol's *swap* Kings rule, column by column
-   (:func:`bakersdozen.rules.swap_kings`).
+1. The pack.  For the Microsoft numbers the 52 cards are in rank-major
+   order, within a rank clubs, diamonds, hearts, spades (the Microsoft
+   FreeCell order; it is our card index order, :mod:`bakersdozen.cards`;
+   PySolFC's ``ms_rearrange``).  Otherwise the pack is suit-major in
+   PySol's suit order clubs, spades, hearts, diamonds, ranks Ace..King.
+2. The generator, chosen by the number and the *numbering*:
+
+   - ``"pysolfc"`` (the default, PySolFC's ``construct_random``): numbers
+     ``1..31999`` use the Microsoft C runtime linear congruential
+     generator, ``state = (state * 214013 + 2531011) mod 2**32``, output
+     ``(state >> 16) & 0x7fff``, seeded with N; a random integer in
+     ``[0, m)`` is ``output mod m``.  Numbers from **32000** up
+     (``if 0 <= seed < 32000: LCRandom31`` in ``pysolrandom.py``; the
+     ``pysol_cards`` package switches one number later, at ``<= 32000``)
+     use Mersenne Twister, Python's ``random.Random(N)``, where a random
+     integer in ``[0, m)`` is ``int(random() * m)`` (``pysol_cards``'
+     ``RandomBase.randint``, which PySolFC's ``MTRandom`` uses).
+   - ``"pysol"`` (old PySol, ``pysol_cards``' ``DEALS_PYSOL``): numbers
+     ``1..32000`` use the Microsoft generator, larger ones PySol's 64-bit
+     linear congruential generator (Knuth, TAOCP vol. 2, 3rd ed., p. 106):
+     ``state = (state * 6364136223846793005 + 1) mod 2**64``, seeded with
+     N, a draw is ``x = (state >> 21) & 0x7fffffff`` and a random integer
+     in ``[0, m)`` is ``floor(x * m / 2**31)``.
+
+3. The shuffle: for ``i`` from 51 down to 1, swap card ``i`` with card
+   ``j``, ``j`` a random integer in ``[0, i]``.
+4. The game's deal hook, which gives the order the cards are dealt in (the
+   talon deals from the end of its list, so the ``k``-th card dealt is the
+   ``k``-th from the end of the hooked list).  Card ``k`` of the dealing
+   order goes to column ``k mod columns`` (columns 1..n), row by row from
+   the bottom:
+
+   - Baker's Dozen (31) and Spanish Patience (85): ``BakersDozen._shuffleHook``
+     swaps each King of the shuffled list with the first non-King at an
+     index ``i mod 13, i mod 13 + 13, ...`` below its own (that is, with
+     the lowest non-King under it in its column: PySol's *swap* Kings rule,
+     :func:`bakersdozen.rules.swap_kings`) and reverses the list, so that
+     the ``k``-th card dealt is card ``k`` of the swapped list.
+   - Good Measure (86): the same King swap, computed for 10 columns (on all
+     52 cards), then ``_shuffleHookMoveToBottom`` takes the **last two
+     Aces in dealing order** out, which go to their foundations; the other
+     50 cards are dealt in their order.  Taking the two Aces out shifts the
+     cards dealt after them by one or two columns, so that about 2 % of
+     the layouts have a King above a lower card (deals 2, 20, 67, ...).
+     This is reproduced exactly.
+   - Portuguese Solitaire (308), Spanish Patience II (664) and Castles in
+     Spain (83) have no deal hook: the ``k``-th card dealt is the ``k``-th
+     from the end of the shuffled list, and Kings stay where they fall.
 
 Deal numbers run from 1 to ``2**64 - 1``, the seed range of the 64-bit
 generator (``pysol_cards`` refuses anything else).
@@ -33,25 +62,36 @@ generator (``pysol_cards`` refuses anything else).
 
 from __future__ import annotations
 
-from typing import Final
+import random
+from typing import Final, Literal
 
-from .cards import KING, Card, Suit
+from .cards import ACE, KING, Card, Suit
 from .errors import BakersDozenError
 from .rules import BAKERS_DOZEN, Rules, RulesError, swap_kings
 
-__all__ = ["MAX_DEAL", "MS_DEALS", "DealNumberError", "pysol_columns", "pysol_layout"]
+__all__ = [
+    "MAX_DEAL", "MS_DEALS", "NUMBERINGS", "Numbering", "DealNumberError",
+    "pysol_columns", "pysol_layout", "pysol_deal",
+]
 
 #: Columns of the layout, each a tuple of cards bottom → top.
 Columns = tuple[tuple[Card, ...], ...]
+#: Foundation heights (clubs, diamonds, hearts, spades).
+Foundations = tuple[int, int, int, int]
+#: How a deal number is turned into a shuffle.
+Numbering = Literal["pysolfc", "pysol"]
+#: The numberings: PySolFC's (the default) and old PySol's.
+NUMBERINGS: Final = ("pysolfc", "pysol")
 
-#: Deals 1..MS_DEALS use the Microsoft FreeCell generator.
+#: PySolFC: deals 1..MS_DEALS - 1 use the Microsoft FreeCell generator
+#: (``0 <= seed < 32000`` in PySolFC's ``pysollib/pysolrandom.py``).
 MS_DEALS: Final = 32000
 #: The largest PySol deal number (the 64-bit generator's largest seed).
 MAX_DEAL: Final = 2**64 - 1
 
 _MASK32: Final = 0xFFFFFFFF
 _MASK64: Final = 0xFFFFFFFFFFFFFFFF
-# PySol's suit order for the suit-major pack of deals above 32000.
+# PySol's suit order for the suit-major pack.
 _PYSOL_SUITS: Final = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
 
 
@@ -66,17 +106,24 @@ def _check_number(number: int) -> None:
         raise DealNumberError(f"PySol deal numbers run from 1 to 2**64 - 1, not {number!r}")
 
 
-def _shuffled_pack(number: int) -> list[Card]:
+def _shuffled_pack(number: int, numbering: Numbering = "pysolfc") -> list[Card]:
     """The pack after PySol's shuffle for deal *number* (steps 1-3)."""
-    if number <= MS_DEALS:
+    microsoft = number < MS_DEALS if numbering == "pysolfc" else number <= MS_DEALS
+    if microsoft:
         pack = [Card.from_index(i) for i in range(52)]
         state = number
         for i in range(51, 0, -1):
             state = (state * 214013 + 2531011) & _MASK32
             j = ((state >> 16) & 0x7FFF) % (i + 1)
             pack[i], pack[j] = pack[j], pack[i]
+        return pack
+    pack = [Card(rank, suit) for suit in _PYSOL_SUITS for rank in range(1, KING + 1)]
+    if numbering == "pysolfc":
+        twister = random.Random(number)
+        for i in range(51, 0, -1):
+            j = int(twister.random() * (i + 1))
+            pack[i], pack[j] = pack[j], pack[i]
     else:
-        pack = [Card(rank, suit) for suit in _PYSOL_SUITS for rank in range(1, KING + 1)]
         state = number
         for i in range(51, 0, -1):
             state = (state * 6364136223846793005 + 1) & _MASK64
@@ -85,54 +132,117 @@ def _shuffled_pack(number: int) -> list[Card]:
     return pack
 
 
-def pysol_columns(number: int) -> Columns:
-    """PySol's deal *number* before any Kings rule: 13 columns, bottom → top.
+def _check_numbering(numbering: object) -> Numbering:
+    if numbering not in NUMBERINGS:
+        raise RulesError(
+            f"unknown deal numbering {numbering!r}: choose one of {', '.join(NUMBERINGS)}"
+        )
+    return numbering
+
+
+def _swap_dealt(order: list[Card], columns: int) -> list[Card]:
+    """PySol's King swap on a list in dealing order, ``columns`` columns wide."""
+    swapped = [swap_kings(order[c::columns]) for c in range(columns)]
+    out = list(order)
+    for c, column in enumerate(swapped):
+        out[c::columns] = column
+    return out
+
+
+def pysol_columns(number: int, numbering: Numbering = "pysolfc") -> Columns:
+    """Baker's Dozen's deal *number* before the King swap: 13 columns, bottom → top.
 
     Raises
     ------
     DealNumberError
         If *number* is not an int in ``1..MAX_DEAL`` (a ValueError and a
         BakersDozenError).
+    RulesError
+        If *numbering* is not ``"pysolfc"`` or ``"pysol"``.
     """
     _check_number(number)
-    pack = _shuffled_pack(number)
+    pack = _shuffled_pack(number, _check_numbering(numbering))
     columns = BAKERS_DOZEN.columns
     return tuple(tuple(pack[c::columns]) for c in range(columns))
 
 
-def pysol_layout(number: int, rules: Rules = BAKERS_DOZEN) -> Columns:
-    """PySol's layout of deal *number* for the game *rules*: the columns, bottom → top.
+#: The PySol game ids whose deal hook is Baker's Dozen's King swap.
+_KING_SWAP: Final = frozenset({31, 85})
+#: Good Measure: the King swap, then the last two Aces dealt go home.
+_GOOD_MEASURE: Final = 86
+#: No deal hook: the shuffled list dealt from its end.
+_NO_HOOK: Final = frozenset({83, 308, 664})
+
+
+def pysol_deal(
+    number: int, rules: Rules = BAKERS_DOZEN, numbering: Numbering = "pysolfc"
+) -> tuple[Columns, Foundations]:
+    """PySol's deal *number* of the game *rules*: columns and foundations.
 
     Parameters
     ----------
     number : int
         The deal number, ``1 <= number <= 2**64 - 1``.
     rules : Rules
-        The game.  PySol lays out Baker's Dozen deals with its *swap* Kings
-        rule (not the stable rule: a deal number defines a layout only
-        together with PySol's own King placement), whatever the game's own
+        The game; its :attr:`~bakersdozen.rules.Rules.pysol_id` picks the
+        deal hook (module docstring, step 4).  The play knobs do not change
+        a layout; a deal number defines a layout together with PySol's own
+        King placement, whatever the game's
         :attr:`~bakersdozen.rules.Rules.kings` says for typed-in layouts.
+    numbering : {"pysolfc", "pysol"}
+        PySolFC's numbering (Mersenne Twister from 32000 up), the default,
+        or old PySol's (64-bit LCG above 32000).
 
     Returns
     -------
-    tuple of tuple of Card
-        13 columns of 4 cards.  Source of the algorithm: PySol's generators
-        as described in the module docstring; checked against the
-        ``pysol_cards`` package in the tests.
+    columns : tuple of tuple of Card
+        ``rules.columns`` columns, bottom → top.
+    foundations : (int, int, int, int)
+        The foundation heights (clubs, diamonds, hearts, spades): 1 for the
+        Aces PySol puts home before play.
 
     Raises
     ------
     DealNumberError
         If *number* is out of range or not an int.
     RulesError
-        For a game whose PySol numbering is not implemented (today only
-        Baker's Dozen's layout is; the play knobs do not change a layout).
+        For rules without a PySol game id (a changed layout knob), or an
+        unknown *numbering*.
     """
-    layout = (rules.columns, rules.cards_per_column, rules.start_aces)
-    if layout != (BAKERS_DOZEN.columns, BAKERS_DOZEN.cards_per_column, BAKERS_DOZEN.start_aces):
+    _check_number(number)
+    numbering = _check_numbering(numbering)
+    game = rules.pysol_id
+    if game is None or game not in _KING_SWAP | _NO_HOOK | {_GOOD_MEASURE}:
         raise RulesError(
-            f"PySol deal numbers are implemented for Baker's Dozen's layout (13 columns "
-            f"of 4) only, not for {rules.name}'s {rules.columns} columns of "
-            f"{rules.cards_per_column}"
+            f"{rules.name} has no PySol deal numbers: PySol deals the presets "
+            "bakers_dozen, good_measure, spanish_patience, spanish_patience_ii, "
+            "portuguese_solitaire and castles_in_spain, with their own layout knobs "
+            "(columns, cards_per_column, start_aces, kings)"
         )
-    return tuple(swap_kings(column) for column in pysol_columns(number))
+    pack = _shuffled_pack(number, numbering)
+    foundations = [0, 0, 0, 0]
+    if game in _NO_HOOK:
+        order = pack[::-1]
+    else:
+        order = _swap_dealt(pack, rules.columns)
+        if game == _GOOD_MEASURE:
+            for _ in range(rules.start_aces):
+                last = max(k for k, card in enumerate(order) if card.rank == ACE)
+                foundations[order.pop(last).suit] = 1
+    columns = tuple(tuple(order[c::rules.columns]) for c in range(rules.columns))
+    return columns, (foundations[0], foundations[1], foundations[2], foundations[3])
+
+
+def pysol_layout(
+    number: int, rules: Rules = BAKERS_DOZEN, numbering: Numbering = "pysolfc"
+) -> Columns:
+    """The columns of :func:`pysol_deal` (for games with no Aces home before play).
+
+    Raises
+    ------
+    DealNumberError
+        If *number* is out of range or not an int.
+    RulesError
+        As :func:`pysol_deal`.
+    """
+    return pysol_deal(number, rules, numbering)[0]

@@ -21,11 +21,12 @@ from typing import Final, cast
 from . import deals, notation
 from .cards import KING, Card, Suit
 from .errors import ParseError
-from .rules import BAKERS_DOZEN, PRESETS, KingsRule, Rules, find_rules
+from .rules import BAKERS_DOZEN, PRESETS, FoundationBuild, KingsRule, Rules, find_rules
 
 __all__ = ["FOUNDATION", "MAX_COLUMNS", "Move", "Deal", "parse_board"]
 
-#: A :class:`Move`'s ``target`` when the card goes to its suit's foundation.
+#: A :class:`Move`'s ``target`` when the card goes to a foundation, its
+#: ``source`` when a card comes back from one.
 FOUNDATION: Final = 0
 
 #: The most columns a game of the family has (Baker's Dozen's 13); a
@@ -53,32 +54,43 @@ def _column_number(text: str, what: str, original: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One move: a single card leaves the top of a column.
+    """One move: a card, and the cards above it, leave a column (or a foundation).
 
     Parameters
     ----------
     card : Card
-        The card that moves; it must be the top card of *source*.
+        The card that moves.  From a column it is the **bottom** card of
+        what moves: the move carries *card* and every card above it in its
+        column (just *card* when it is the top card, the usual case), so
+        no count is written.  From a foundation it is the top card of that
+        foundation.
     source : int
-        Column number 1..13 (board text line order) the card leaves.
+        Column number 1..13 (board text line order) the cards leave, or
+        :data:`FOUNDATION` (0) for a card coming back from its foundation
+        (games with :attr:`Rules.foundation_return
+        <bakersdozen.rules.Rules.foundation_return>`).
     target : int
-        Column number 1..13 the card is put on, or :data:`FOUNDATION` (0)
-        for the card's own suit foundation.
+        Column number 1..13 the cards are put on, or :data:`FOUNDATION`
+        (0) for a foundation.
 
     Raises
     ------
     ValueError
         If *card* is not a :class:`Card`, a column number is out of range,
-        or *source* equals *target*.
+        or *source* equals *target* (in particular, both foundations).
 
     Notes
     -----
-    The human notation, ``str(move)``, is the card, the source column, ``>``
-    and the target column or ``F``: ``"7C 1>2"`` moves the seven of clubs
-    from column 1 onto column 2, ``"AS 3>F"`` the ace of spades from
-    column 3 to its foundation.  :meth:`from_text` reads it back.
-    Whether the move is legal in a position is not checked here; see
-    :func:`bakersdozen.check`.
+    The human notation, ``str(move)``, is the card, the source, ``>`` and
+    the target, a foundation written ``F``: ``"7C 1>2"`` moves the seven
+    of clubs from column 1 onto column 2, ``"AS 3>F"`` the ace of spades
+    from column 3 to a foundation, ``"9S 4>7"`` (in a game where sequences
+    move) the nine of spades and the cards above it from column 4 onto
+    column 7, ``"5H F>3"`` the five of hearts from its foundation back onto
+    column 3.  :meth:`from_text` reads it back.  Which foundation a card
+    goes to is not written: the one its rules give (the first accepting
+    pile, ``docs/rules.md``).  Whether the move is legal in a position is
+    not checked here; see :func:`bakersdozen.check`.
     """
 
     card: Card
@@ -88,26 +100,35 @@ class Move:
     def __post_init__(self) -> None:
         if not isinstance(self.card, Card):
             raise ValueError(f"Move.card must be a Card, not {self.card!r}")
-        if type(self.source) is not int or not 1 <= self.source <= MAX_COLUMNS:
-            raise ValueError(f"Move.source must be a column number 1..13, not {self.source!r}")
+        if type(self.source) is not int or not 0 <= self.source <= MAX_COLUMNS:
+            raise ValueError(
+                f"Move.source must be a column number 1..13 or FOUNDATION (0), not {self.source!r}"
+            )
         if type(self.target) is not int or not 0 <= self.target <= MAX_COLUMNS:
             raise ValueError(
                 f"Move.target must be a column number 1..13 or FOUNDATION (0), not {self.target!r}"
             )
         if self.source == self.target:
+            if self.source == FOUNDATION:
+                raise ValueError("a move goes from a foundation to a column, not to a foundation")
             raise ValueError(f"Move source and target are both column {self.source}")
 
     @property
     def to_foundation(self) -> bool:
-        """True if the card goes to its foundation (``target == FOUNDATION``)."""
+        """True if the card goes to a foundation (``target == FOUNDATION``)."""
         return self.target == FOUNDATION
+
+    @property
+    def from_foundation(self) -> bool:
+        """True if the card comes back from its foundation (``source == FOUNDATION``)."""
+        return self.source == FOUNDATION
 
     @classmethod
     def from_text(cls, text: str) -> Move:
-        """Parse the human move notation, e.g. ``"7C 1>2"`` or ``"AS 3>F"``.
+        """Parse the human move notation, e.g. ``"7C 1>2"``, ``"AS 3>F"``, ``"5H F>3"``.
 
         Accepts any case, ``T`` or ``10`` for ten, suit symbols, spaces
-        around ``>``, and ``F``, ``foundation`` or ``home`` as the target.
+        around ``>``, and ``F``, ``foundation`` or ``home`` for a foundation.
 
         Parameters
         ----------
@@ -137,18 +158,24 @@ class Move:
             card = Card.from_text(card_text)
         except ParseError:
             raise ParseError(f"unknown card {card_text!r} in move {text!r}") from None
-        source = _column_number(source_text, "source", text)
+        if source_text.upper() in _FOUNDATION_WORDS:
+            source = FOUNDATION
+        else:
+            source = _column_number(source_text, "source", text)
         if target_text.upper() in _FOUNDATION_WORDS:
             target = FOUNDATION
         else:
             target = _column_number(target_text, "target", text)
         if source == target:
+            if source == FOUNDATION:
+                raise ParseError(f"move {text!r} goes from a foundation to a foundation")
             raise ParseError(f"move {text!r} has the same source and target column")
         return cls(card, source, target)
 
     def __str__(self) -> str:
+        source = "F" if self.source == FOUNDATION else str(self.source)
         target = "F" if self.target == FOUNDATION else str(self.target)
-        return f"{self.card} {self.source}>{target}"
+        return f"{self.card} {source}>{target}"
 
     def __repr__(self) -> str:
         return f"Move.from_text({str(self)!r})"
@@ -172,10 +199,15 @@ class Deal:
         **bottom → top** (the last card is the playable one).  An empty
         tuple is an empty column.  Lists are accepted and stored as tuples.
     foundations : tuple of 4 int, default (0, 0, 0, 0)
-        ``foundations[s]`` is the highest rank on suit *s*'s foundation
-        (indexed by :class:`Suit`: clubs, diamonds, hearts, spades), 0 if
-        it is empty.  The foundation of suit *s* holds exactly ranks
-        ``1..foundations[s]`` of that suit.
+        ``foundations[i]`` is the height of pile *i*, the foundation begun
+        by the Ace of suit *i* (indexed by :class:`Suit`: clubs, diamonds,
+        hearts, spades), 0 if it is empty.  With foundations by suit pile
+        *i* holds exactly ranks ``1..foundations[i]`` of suit *i*.  With the
+        other foundation builds (:class:`~bakersdozen.rules.FoundationBuild`)
+        pile *i* holds the Ace of suit *i* and then one card of each rank
+        up to its height, in alternating colours or any suit; the cards home
+        are then every card of the pack not in a column, and they must fit
+        the heights (:func:`bakersdozen.notation.home_mismatch`).
     ranks : int, default 13
         The pack holds ranks ``1..ranks`` of each of the four suits: 13 for
         the real game, 1..12 for the reduced packs tests use.
@@ -187,7 +219,8 @@ class Deal:
     ValueError
         If the position is not one of the game: more columns than the game
         has, a card missing, repeated, above ``ranks`` or both in a column
-        and on a foundation, or, in a game that moves Kings to the bottom at
+        and on a foundation, home cards that do not fit the pile heights
+        (foundations not by suit), or, in a game that moves Kings to the bottom at
         the deal, a top-rank card (a King) above a lower card in a column (a
         King never moves onto anything, so such a column cannot occur).
 
@@ -224,6 +257,7 @@ class Deal:
                     f"the {suit.name.lower()} foundation rank must be 0..{self.ranks}, not {top!r}"
                 )
         tops = cast("tuple[int, int, int, int]", foundations)
+        by_suit = self.rules.foundation_build is FoundationBuild.BY_SUIT
         seen: dict[Card, int] = {}
         for number, column in enumerate(columns, 1):
             for card in column:
@@ -235,7 +269,7 @@ class Deal:
                     )
                 if card in seen:
                     raise ValueError(f"{card} is in column {seen[card]} and in column {number}")
-                if card.rank <= tops[card.suit]:
+                if by_suit and card.rank <= tops[card.suit]:
                     raise ValueError(
                         f"{card} is in column {number} and on the "
                         f"{card.suit.name.lower()} foundation"
@@ -252,6 +286,17 @@ class Deal:
                 f"an initial layout of {self.rules.title} has {self.rules.columns} columns, "
                 f"not {len(columns)}"
             )
+        if not by_suit:
+            mismatch = notation.home_mismatch(
+                columns, tops, self.ranks, self.rules.foundation_build  # type: ignore[arg-type]
+            )
+            if mismatch is not None:
+                raise ValueError(
+                    "the foundation heights do not fit the cards not in a column "
+                    f"({self.rules.title} builds its foundations in "
+                    f"{self.rules.foundation_build}): {mismatch}"
+                )
+            return
         missing = [
             Card(rank, suit)
             for rank in range(1, self.ranks + 1)
@@ -300,18 +345,34 @@ class Deal:
         return notation.pretty_board(self.columns, self.foundations)
 
     @classmethod
-    def pysol(cls, number: int, game: Rules | str = BAKERS_DOZEN) -> Deal:
-        """PySol's deal *number* of the game *game*; see :func:`bakersdozen.deals.pysol_layout`.
+    def pysol(
+        cls, number: int, game: Rules | str = BAKERS_DOZEN, numbering: str = "pysolfc"
+    ) -> Deal:
+        """PySol's deal *number* of the game *game*; see :func:`bakersdozen.deals.pysol_deal`.
+
+        Parameters
+        ----------
+        number : int
+            The deal number, ``1..2**64 - 1``.
+        game : Rules or str, default BAKERS_DOZEN
+            A preset (or a name), or rules that keep a preset's layout knobs.
+        numbering : {"pysolfc", "pysol"}, default "pysolfc"
+            PySolFC's numbering (Mersenne Twister from 32000 up) or old
+            PySol's (a 64-bit LCG above 32000).
 
         Raises
         ------
         DealNumberError
             If *number* is not an int in ``1..2**64 - 1``.
         RulesError
-            If *game* names no preset, or its PySol numbering is not implemented.
+            If *game* names no preset, has no PySol numbering, or
+            *numbering* is unknown.
         """
         rules = find_rules(game)
-        return cls(deals.pysol_layout(number, rules), rules=rules)
+        columns, foundations = deals.pysol_deal(
+            number, rules, numbering  # type: ignore[arg-type]
+        )
+        return cls(columns, foundations, rules=rules)
 
     def with_rules(self, rules: Rules | str) -> Deal:
         """The same cards as a position of the game *rules* (a preset name or Rules).

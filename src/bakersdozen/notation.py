@@ -49,10 +49,13 @@ from typing import Final
 
 from .cards import _RANK_ALIASES, _SUIT_ALIASES, KING, RANK_NAMES, Card, Suit
 from .errors import ParseError
-from .rules import BAKERS_DOZEN, KingsRule, Rules, apply_kings_rule, stable_kings
+from .rules import (
+    BAKERS_DOZEN, FoundationBuild, KingsRule, Rules, apply_kings_rule, stable_kings,
+)
 
 __all__ = [
     "BoardText", "MAX_BOARD_CHARS", "read_board", "format_board", "pretty_board", "stable_kings",
+    "home_mismatch",
 ]
 
 #: The longest board text read, in characters.  A board of the full pack is
@@ -280,7 +283,19 @@ def read_board(
             raise ParseError(
                 f"{where}: foundation rank is above the pack's top rank {ranks}"
             )
+    if rules.foundation_build is not FoundationBuild.BY_SUIT:
+        # The home cards are the cards not written in a column.
+        mismatch = home_mismatch(columns, foundations, ranks, rules.foundation_build)
+        if mismatch is not None:
+            where_line = f"line {foundation_line}: " if foundation_line else ""
+            raise ParseError(
+                f"{where_line}the foundation heights do not fit the cards not in a column "
+                f"({rules.title} builds its foundations in {rules.foundation_build}): "
+                + mismatch
+            )
     for card, where in places.items():
+        if rules.foundation_build is not FoundationBuild.BY_SUIT:
+            break
         if card.rank <= foundations[card.suit]:
             found = foundation_where[card.suit]
             raise ParseError(
@@ -293,7 +308,7 @@ def read_board(
         for suit in Suit
         if rank > foundations[suit] and Card(rank, suit) not in places
     ]
-    if missing:
+    if missing and rules.foundation_build is FoundationBuild.BY_SUIT:
         raise ParseError(
             f"missing {len(missing)} card{'s' if len(missing) > 1 else ''}: "
             + " ".join(str(card) for card in missing)
@@ -334,6 +349,86 @@ def read_board(
         ranks,
         kings_moved,
     )
+
+
+def home_mismatch(
+    columns: Sequence[Sequence[Card]],
+    foundations: Sequence[int],
+    ranks: int,
+    build: FoundationBuild,
+) -> str | None:
+    """Why the cards not in a column cannot be the foundations' cards, or None.
+
+    With foundations built by suit, pile *i* holds ranks ``1..h`` of suit
+    *i*.  Otherwise a position records only each pile's height *h*: pile
+    *i* holds the Ace of suit *i* and ``h - 1`` cards above it, and the
+    cards *home* are the cards of the pack not in a column.  They fit the
+    heights if, for every rank *r*, the home cards of rank *r* are what
+    the piles with ``h >= r`` need there: for ``r = 1`` the Aces of those
+    piles' suits; above, as many cards as there are such piles (any suit)
+    or, for each colour, as many as those piles need of it (alternate
+    colours: pile *i*'s card of rank *r* has its Ace's colour for odd *r*,
+    the other colour for even *r*).  Within a colour the suits can be
+    exchanged between piles, so these counts are also enough.
+
+    Parameters
+    ----------
+    columns : sequence of sequence of Card
+        The columns; cards above *ranks* or repeated are the caller's to refuse.
+    foundations : sequence of 4 int
+        Pile heights, indexed by the suit of each pile's Ace.
+    ranks : int
+        The pack's top rank.
+    build : FoundationBuild
+        How the foundations are built.
+
+    Returns
+    -------
+    str or None
+        A sentence saying which rank does not fit, or None.
+    """
+    placed = {card for column in columns for card in column}
+    home = [
+        Card(rank, suit)
+        for rank in range(1, ranks + 1)
+        for suit in Suit
+        if Card(rank, suit) not in placed
+    ]
+    if build is FoundationBuild.BY_SUIT:
+        wrong = [c for c in home if c.rank > foundations[c.suit]]
+        wrong += [c for c in placed if c.rank <= foundations[c.suit]]
+        if wrong:
+            return "cards not where the foundation heights say: " + " ".join(
+                str(c) for c in sorted(wrong)
+            )
+        return None
+    for rank in range(1, ranks + 1):
+        piles = [suit for suit in Suit if foundations[suit] >= rank]
+        have = sorted(card for card in home if card.rank == rank)
+        name = RANK_NAMES[rank]
+        if rank == 1:
+            want = [Card(1, suit) for suit in piles]
+            if have != want:
+                return (
+                    f"the Aces home must be those of the piles begun ({' '.join(map(str, want)) or 'none'}), "
+                    f"but the Aces not in a column are {' '.join(map(str, have)) or 'none'}"
+                )
+            continue
+        if build is FoundationBuild.ALTERNATE_COLOURS:
+            red = sum(1 for suit in piles if suit.is_red == (rank % 2 == 1))
+            have_red = sum(1 for card in have if card.suit.is_red)
+            if (have_red, len(have) - have_red) != (red, len(piles) - red):
+                return (
+                    f"the foundations hold {red} red and {len(piles) - red} black "
+                    f"{name}s (alternate colours from each pile's Ace), but the {name}s not "
+                    f"in a column are {' '.join(map(str, have)) or 'none'}"
+                )
+        elif len(have) != len(piles):
+            return (
+                f"the foundations hold {len(piles)} {name}s, but the {name}s not in a "
+                f"column are {' '.join(map(str, have)) or 'none'}"
+            )
+    return None
 
 
 def format_board(columns: Columns, foundations: Sequence[int]) -> str:

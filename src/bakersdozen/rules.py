@@ -34,6 +34,11 @@ __all__ = [
     "Rules",
     "RulesError",
     "BAKERS_DOZEN",
+    "GOOD_MEASURE",
+    "SPANISH_PATIENCE",
+    "SPANISH_PATIENCE_II",
+    "PORTUGUESE_SOLITAIRE",
+    "CASTLES_IN_SPAIN",
     "PRESETS",
     "find_rules",
     "stable_kings",
@@ -121,7 +126,9 @@ class MoveUnit(_Knob):
     #: The top card or a built sequence ending in it, any length, as a unit.
     SEQUENCE = "sequence"
     #: A built sequence of at most ``2**e`` cards, ``e`` the empty columns
-    #: that could hold a card (not counting the target): PySol's "supermove",
+    #: not counting the target, when an empty column takes any card (with
+    #: any other empty-column rule, one card): PySol's "supermove"
+    #: (``SuperMoveStack_StackMethods._getMaxMove`` in ``pysollib/stack.py``),
     #: the sequence a player could move one card at a time through them.
     SUPERMOVE = "supermove"
 
@@ -151,9 +158,11 @@ class FoundationBuild(_Knob):
     #: Each foundation takes one suit, Ace to King.
     BY_SUIT = "by_suit"
     #: Foundation *i* starts with the Ace of suit *i*, then goes up by one
-    #: rank in alternating colours (PySol's Spanish Patience).
+    #: rank in alternating colours (PySol's Spanish Patience, its
+    #: ``AC_FoundationStack`` in ``pysollib/stack.py``).
     ALTERNATE_COLOURS = "alternate_colours"
-    #: Any Ace starts a foundation; then one rank higher, any suit.
+    #: Foundation *i* starts with the Ace of suit *i*; then one rank higher,
+    #: any suit (Parlett's Spanish Patience).
     ANY_SUIT = "any_suit"
 
     @classmethod
@@ -192,12 +201,29 @@ class Rules:
         How the foundations are built.
     foundation_return : bool
         Whether the top card of a foundation may come back onto the tableau.
+    pysol_id : int or None
+        The PySol game id whose deal numbers :meth:`Deal.pysol
+        <bakersdozen.model.Deal.pysol>` reproduces (31 for Baker's Dozen),
+        None for rules whose layout PySol does not deal.  Not a knob:
+        :meth:`replace` keeps it while the layout knobs (``columns``,
+        ``cards_per_column``, ``start_aces``, ``kings``) are the preset's,
+        and drops it otherwise.
 
     Raises
     ------
     RulesError
-        For a knob of the wrong type or an impossible combination (a layout
-        that does not hold the pack, more than 13 columns).
+        For a knob of the wrong type or an impossible combination: a layout
+        that does not hold the 52 cards, more than 13 columns, or
+        ``foundation_return`` with a foundation build other than by suit
+        (the cards of such a pile are not recorded by a position, only its
+        height, so the card that would come back is not known).
+
+    Notes
+    -----
+    The layout check is for the real pack of 52 cards.  The reduced packs
+    of the tests (ranks 1..R of four suits) are a property of a
+    :class:`~bakersdozen.model.Deal` (its ``ranks``), not of the rules: a
+    reduced position may have any number of columns up to ``columns``.
     """
 
     name: str
@@ -211,6 +237,7 @@ class Rules:
     empty_column: EmptyColumn = EmptyColumn.NOTHING
     foundation_build: FoundationBuild = FoundationBuild.BY_SUIT
     foundation_return: bool = False
+    pysol_id: int | None = None
 
     def __post_init__(self) -> None:
         for field, kind in (
@@ -234,6 +261,15 @@ class Rules:
                 f"and {self.start_aces} Aces on the foundations make "
                 f"{dealt + self.start_aces} cards, not the pack's {PACK_SIZE}"
             )
+        if self.foundation_return and self.foundation_build is not FoundationBuild.BY_SUIT:
+            raise RulesError(
+                f"{self.name}: foundation_return=True needs foundation_build=by_suit, not "
+                f"{self.foundation_build}: a position records only how many cards each "
+                "foundation holds, so with foundations not built by suit the card that "
+                "would come back is not known"
+            )
+        if self.pysol_id is not None and (type(self.pysol_id) is not int or self.pysol_id < 1):
+            raise RulesError(f"Rules.pysol_id must be a positive int or None, not {self.pysol_id!r}")
 
     @property
     def knobs(self) -> dict[str, object]:
@@ -283,20 +319,88 @@ class Rules:
             if preset is None or preset.knobs[k] != v
         ]
         name = base + ("+" + ",".join(differs) if differs else "")
-        return dataclasses.replace(result, name=name)
+        layout = ("columns", "cards_per_column", "start_aces", "kings")
+        same_layout = preset is not None and all(
+            getattr(result, k) == getattr(preset, k) for k in layout
+        )
+        pysol_id = preset.pysol_id if preset is not None and same_layout else None
+        if not differs and preset is not None:
+            return preset
+        return dataclasses.replace(result, name=name, pysol_id=pysol_id)
 
     def __str__(self) -> str:
         return self.name
 
 
-#: Baker's Dozen (PySol game 31; Freecell Solver ``bakers_dozen``): 13
-#: columns of 4, each King moved to the bottom of its column (stable rule),
-#: build down by one rank in any suit, one card at a time, empty columns
-#: never filled, foundations by suit, nothing comes back from them.
-BAKERS_DOZEN: Final = Rules("bakers_dozen", "Baker's Dozen")
+# The presets.  Each is checked against its class in PySolFC's
+# ``pysollib/games/bakersdozen.py`` (row stack class and its ``base_rank``
+# / ``max_move``, foundation class, ``_shuffleHook``); the deal each game's
+# hook gives is in :mod:`bakersdozen.deals`.  Cruel (PySol 104: 12 columns
+# of 4, all Aces home, same suit, redeals) is left for later: it needs
+# redeals, which no knob describes yet.
+
+#: Baker's Dozen (PySol game 31, class ``BakersDozen``; Freecell Solver
+#: ``bakers_dozen``): 13 columns of 4, each King moved to the bottom of its
+#: column (stable rule for typed-in layouts), build down by one rank in any
+#: suit (``RK_RowStack``), one card at a time (``max_move=1``), empty
+#: columns never filled (``base_rank=NO_RANK``), foundations by suit
+#: (``SS_FoundationStack``), nothing comes back from them.
+BAKERS_DOZEN: Final = Rules("bakers_dozen", "Baker's Dozen", pysol_id=31)
+
+#: Good Measure (PySol 86, class ``GoodMeasure``; Freecell Solver
+#: ``good_measure``): Baker's Dozen with 10 columns of 5 and two Aces on the
+#: foundations before play.  ``kings`` is ``none``: PySol's deal moves Kings
+#: before it takes two Aces out, so about 2 % of its layouts have a King
+#: above a lower card (``docs/rules.md``); a layout is taken as written.
+GOOD_MEASURE: Final = Rules(
+    "good_measure", "Good Measure", columns=10, cards_per_column=5, start_aces=2,
+    kings=KingsRule.NONE, pysol_id=86,
+)
+
+#: Spanish Patience (PySol 85, class ``SpanishPatience``): Baker's Dozen
+#: whose foundation *i* begins with the Ace of suit *i* and goes up in
+#: alternating colours (``AC_FoundationStack``).
+SPANISH_PATIENCE: Final = Rules(
+    "spanish_patience", "Spanish Patience",
+    foundation_build=FoundationBuild.ALTERNATE_COLOURS, pysol_id=85,
+)
+
+#: Spanish Patience II (PySol 664, class ``SpanishPatienceII``): Kings stay
+#: where dealt (no ``_shuffleHook``), any card may go to an empty column
+#: (``RK_RowStack`` with its default ``base_rank=ANY_RANK``), one card at a
+#: time.
+SPANISH_PATIENCE_II: Final = Rules(
+    "spanish_patience_ii", "Spanish Patience II",
+    kings=KingsRule.NONE, empty_column=EmptyColumn.ANY_CARD, pysol_id=664,
+)
+
+#: Portuguese Solitaire (PySol 308, class ``PortugueseSolitaire``): Kings
+#: stay where dealt, only a King may go to an empty column
+#: (``base_rank=KING``), one card at a time.
+PORTUGUESE_SOLITAIRE: Final = Rules(
+    "portuguese_solitaire", "Portuguese Solitaire",
+    kings=KingsRule.NONE, empty_column=EmptyColumn.KINGS_ONLY, pysol_id=308,
+)
+
+#: Castles in Spain (PySol 83, class ``CastlesInSpain``): Kings stay where
+#: dealt, build down in alternating colours, sequences move as PySol's
+#: supermove allows (``SuperMoveAC_RowStack``), any card to an empty column.
+#: PySol deals the bottom three cards of each column face down; here the
+#: game is played open, every card known.
+CASTLES_IN_SPAIN: Final = Rules(
+    "castles_in_spain", "Castles in Spain",
+    kings=KingsRule.NONE, build=Build.ALTERNATE_COLOURS, moves=MoveUnit.SUPERMOVE,
+    empty_column=EmptyColumn.ANY_CARD, pysol_id=83,
+)
 
 #: The presets by name.
-PRESETS: Final[dict[str, Rules]] = {rules.name: rules for rules in (BAKERS_DOZEN,)}
+PRESETS: Final[dict[str, Rules]] = {
+    rules.name: rules
+    for rules in (
+        BAKERS_DOZEN, GOOD_MEASURE, SPANISH_PATIENCE, SPANISH_PATIENCE_II,
+        PORTUGUESE_SOLITAIRE, CASTLES_IN_SPAIN,
+    )
+}
 
 
 def find_rules(name: str | Rules) -> Rules:
