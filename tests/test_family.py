@@ -219,11 +219,6 @@ def test_family_search_agrees_with_the_bakers_dozen_search() -> None:
     assert set(verdicts) == {True, False}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="solver.py does not look at deal.rules yet: the engine plays Baker's Dozen's "
-    "rules on any deal (its answer is replayed by check() under the deal's rules)",
-)
 def test_solve_refuses_rules_the_engine_does_not_play() -> None:
     from bakersdozen import RulesError, solve
 
