@@ -253,8 +253,8 @@ def _executor(jobs: int, args: argparse.Namespace) -> tuple[Executor, dict[str, 
         executor.close()
         raise
     return executor, {
-        "window": executor.window, "task_function": solve_on_worker,
-        "target_seconds": TASK_SECONDS,
+        "window": executor.window, "target_seconds": TASK_SECONDS,
+        "batch_function": solve_on_worker,
     }
 
 

@@ -9,7 +9,8 @@ imported only here, and only when a cluster is used (``pip install
 
 Tasks on a cluster
 ------------------
-A task solves a small batch of deals (:func:`solve_on_worker`); the batch
+A task solves a small batch of deals (:func:`solve_on_worker`, the
+runner's ``batch_function``); the batch
 grows so that a task holds about :data:`TASK_SECONDS` of work (runner's
 ``target_seconds``), which keeps Dask's per-task cost (a few ms)
 small next to the 2 ms a typical deal takes.  A task is a pure function of
@@ -45,12 +46,14 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from dataclasses import replace
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from ..errors import BakersDozenError
-from ..records import Record
-from .runner import Limits, solve_task
-from .tasks import Task
+
+if TYPE_CHECKING:  # no import of the runner: it imports this module
+    from ..records import Record
+    from .runner import Limits
+    from .tasks import Task
 
 __all__ = [
     "ClusterError",
@@ -126,14 +129,20 @@ def _this_worker() -> tuple[float | None, int] | None:
     return limit, int(threads)
 
 
-def solve_on_worker(task: Task, limits: Limits) -> Record:
-    """Solve one task on a Dask worker, its table fitted to the worker (:func:`worker_memory_mb`)."""
+def solve_on_worker(
+    task_function: Callable[[Task, Limits], Record], tasks: list[Task], limits: Limits
+) -> list[Record]:
+    """Solve a batch of tasks on a Dask worker, the table fitted to it (:func:`worker_memory_mb`).
+
+    :func:`bakersdozen.survey.runner.solve_batch` with ``limits.memory_mb``
+    made to fit the worker running it.
+    """
     here = _this_worker()
     if here is not None:
         budget = worker_memory_mb(here[0], here[1], limits.memory_mb)
         if budget != limits.memory_mb:
             limits = replace(limits, memory_mb=budget)
-    return solve_task(task, limits)
+    return [task_function(task, limits) for task in tasks]
 
 
 def is_dask_client(value: object) -> bool:

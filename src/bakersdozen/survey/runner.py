@@ -91,6 +91,9 @@ def run(
     window: int | Callable[[], int],
     task_function: Callable[[Task, Limits], Record] = solve_task,
     target_seconds: float | None = None,
+    batch_function: Callable[
+        [Callable[[Task, Limits], Record], list[Task], Limits], list[Record]
+    ] = solve_batch,
 ) -> Iterator[Record]:
     """Run *tasks* on *executor*, at most *window* pending; yield records as they finish.
 
@@ -115,6 +118,10 @@ def run(
         batches hold one task, later ones up to :data:`MAX_BATCH`.  For
         executors whose cost per submission is large next to a deal's
         solve (a Dask cluster: a few ms).
+    batch_function : callable
+        What a batch runs: ``batch_function(task_function, tasks, limits)``
+        returns the records (:func:`solve_batch`; on Dask
+        :func:`~bakersdozen.survey.cluster.solve_on_worker`).
 
     Yields
     ------
@@ -152,7 +159,7 @@ def run(
                     exhausted = True
                 if not batch:
                     break
-                pending.add(submit(executor, solve_batch, task_function, batch, limits))
+                pending.add(submit(executor, batch_function, task_function, batch, limits))
             if not pending:
                 break
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -278,8 +285,8 @@ def _survey(
         from .cluster import DaskExecutor, TASK_SECONDS, solve_on_worker
 
         if isinstance(executor, DaskExecutor):
-            yield from run(tasks, limits, executor, executor.window, solve_on_worker,
-                           TASK_SECONDS)
+            yield from run(tasks, limits, executor, executor.window,
+                           target_seconds=TASK_SECONDS, batch_function=solve_on_worker)
             return
         yield from run(tasks, limits, executor, 2 * jobs)
         return
