@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from ._common import (
     EXIT_CLUSTER, EXIT_OK, EXIT_WORKER_DIED, Formatter, add_limit_arguments, error, positive_float,
@@ -26,9 +26,6 @@ if TYPE_CHECKING:
     from ..survey.tasks import Task
 
 HELP = "solve many deals, write one record per deal, summarise"
-
-#: Seconds a survey on a Dask scheduler waits for its first worker.
-WORKER_WAIT: Final = 60.0
 
 
 class _RawDescription(argparse.RawDescriptionHelpFormatter):
@@ -80,6 +77,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--cluster", metavar="local[:N]", type=_local_cluster,
         help="run on a local Dask cluster of N worker processes, one thread each "
         "(default N: --jobs), closed at the end",
+    )
+    parser.add_argument(
+        "--connect-timeout", type=positive_float, default=10.0, metavar="SECONDS",
+        help="seconds to wait for the Dask scheduler, and for its first worker x6 (default 10)",
     )
     parser.add_argument(
         "--output", "-o", metavar="FILE",
@@ -236,19 +237,18 @@ def _executor(jobs: int, args: argparse.Namespace) -> tuple[Executor, dict[str, 
         if jobs == 1:
             return InlineExecutor(), {"window": 1}
         return process_executor(jobs), {"window": 2 * jobs}
-    import logging
-
-    from ..survey.cluster import TASK_SECONDS, connect, solve_on_worker
+    from ..survey.cluster import TASK_SECONDS, connect, quiet_logs, solve_on_worker
 
     # The client's own log lines (reconnecting, a lost worker) would break the
     # one-line errors: the survey says what matters itself.
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    quiet_logs()
     if args.scheduler is not None:
-        executor = connect(args.scheduler)
+        executor = connect(args.scheduler, timeout=args.connect_timeout)
     else:
-        executor = connect(local=True, local_workers=args.cluster or jobs)
+        executor = connect(local=True, local_workers=args.cluster or jobs,
+                           timeout=args.connect_timeout)
     try:
-        executor.wait_for_workers(1, timeout=WORKER_WAIT)
+        executor.wait_for_workers(1, timeout=6 * args.connect_timeout)
     except BaseException:
         executor.close()
         raise

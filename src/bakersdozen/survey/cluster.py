@@ -64,6 +64,7 @@ __all__ = [
     "connect",
     "is_dask_client",
     "parse_local",
+    "quiet_logs",
     "solve_on_worker",
     "worker_memory_mb",
 ]
@@ -143,6 +144,22 @@ def solve_on_worker(
         if budget != limits.memory_mb:
             limits = replace(limits, memory_mb=budget)
     return [task_function(task, limits) for task in tasks]
+
+
+def quiet_logs() -> None:
+    """Silence Dask's own log lines in this process (the client's), below CRITICAL.
+
+    A lost scheduler makes the client log tracebacks while it tries to
+    reconnect; the command line says what happened in one line instead.
+    """
+    try:
+        import distributed  # noqa: F401 - sets up Dask's loggers
+    except ImportError:
+        return
+    for name in list(logging.root.manager.loggerDict):
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
 
 
 def is_dask_client(value: object) -> bool:
@@ -334,6 +351,8 @@ def connect(
             cluster = dask.LocalCluster(
                 n_workers=local_workers, threads_per_worker=1, processes=True,
                 host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
+                # the scheduler's HTTP routes on a free port (8787 may be taken), no dashboard
+                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
             )
         except Exception as error:  # noqa: BLE001 - ports, processes, memory
             raise ClusterError(f"cannot start a local Dask cluster: {error}") from None
