@@ -44,7 +44,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, InvalidStateError
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -247,10 +247,22 @@ class DaskExecutor(Executor):
                 raise _lost(self.address) from None
             raise
         future: Future[T] = Future()
-        future.set_running_or_notify_cancel()  # Dask runs it; cancel() goes to Dask
         with self._lock:
             self._futures[key] = dask_future
         address = self.address
+
+        def cancel_on_dask(ours: Future[T]) -> None:  # run()'s cancel() reaches the cluster
+            if ours.cancelled() and dask_future.status == "pending":
+                try:
+                    dask_future.cancel()
+                except Exception:  # noqa: BLE001 - the scheduler is gone
+                    pass
+
+        def settle(outcome: Callable[[], None]) -> None:
+            try:
+                outcome()
+            except InvalidStateError:  # cancelled meanwhile
+                pass
 
         def transfer(done: Any) -> None:
             with self._lock:
@@ -260,18 +272,18 @@ class DaskExecutor(Executor):
             status = done.status
             try:
                 if status == "finished":
-                    future.set_result(done.result())
+                    result = done.result()
+                    settle(lambda: future.set_result(result))
                 elif status == "cancelled":
-                    future.set_exception(_lost(address))
+                    settle(lambda: future.set_exception(_lost(address)))
                 else:
-                    future.set_exception(done.exception())
-            except BaseException as error:  # noqa: BLE001 - gathering failed: lost
-                if not future.done():
-                    if self.client.status not in ("running", "newly-created"):
-                        future.set_exception(_lost(address))
-                    else:
-                        future.set_exception(error)
+                    error = done.exception()
+                    settle(lambda: future.set_exception(error))
+            except BaseException as failure:  # noqa: BLE001 - gathering failed
+                lost = self.client.status not in ("running", "newly-created")
+                settle(lambda: future.set_exception(_lost(address) if lost else failure))
 
+        future.add_done_callback(cancel_on_dask)
         dask_future.add_done_callback(transfer)
         return future
 
