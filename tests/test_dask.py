@@ -287,3 +287,16 @@ def test_local_cluster_with_progress_bar(tmp_path: Path) -> None:
     rows = out.read_text().splitlines()
     assert len(rows) == 41 and rows[0].startswith("deal,")
     assert "deals: 40" in stdout.decode()
+
+
+def test_without_distributed_one_line_and_status_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from bakersdozen.cli import main
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    status = main(["survey", "1-3", "--cluster", "local:1", "-o", str(tmp_path / "x.jsonl")])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err == ("bakersdozen survey: error: running on Dask needs the 'distributed' "
+                   "package: pip install 'bakersdozen[dask]'\n")

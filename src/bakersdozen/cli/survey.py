@@ -62,7 +62,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_limit_arguments(parser)
     parser.add_argument(
         "--memory-mb", type=positive_float, metavar="MB",
-        help="MiB of table per job (default: half the RAM shared by the jobs, at most 512)",
+        help="MiB of table per job (default: half the RAM shared by the jobs, at most 512; "
+        "on Dask 512, each capped by its worker's memory limit, docs/cluster.md)",
     )
     parser.add_argument(
         "--jobs", "-j", type=positive_int, default=None, metavar="N",

@@ -349,12 +349,14 @@ def connect(
     Raises
     ------
     ClusterError
-        If ``distributed`` is missing or the scheduler cannot be reached.
+        If the scheduler cannot be reached (or a local cluster cannot start).
+    BakersDozenError
+        If ``distributed`` is not installed.
     """
     try:
         import distributed
     except ImportError:
-        raise ClusterError(
+        raise BakersDozenError(  # not a ClusterError: nothing to resume against
             "running on Dask needs the 'distributed' package: pip install 'bakersdozen[dask]'"
         ) from None
     dask: Any = distributed  # not fully typed
