@@ -76,7 +76,7 @@ MEMORY_FRACTION: Final = 0.5
 #: The smallest table a task is given, MiB.
 MIN_TABLE_MB: Final = 16
 #: Seconds of solving a task on a cluster aims at (deals are batched to it).
-TASK_SECONDS: Final = 0.25
+TASK_SECONDS: Final = 1.0
 #: Seconds between two looks at the cluster's size (:meth:`DaskExecutor.window`).
 WINDOW_REFRESH: Final = 2.0
 #: Seconds to wait for the scheduler when connecting (Dask's own default is 30).
@@ -217,10 +217,10 @@ class DaskExecutor(Executor):
         return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
 
     def window(self) -> int:
-        """Tasks to keep pending: twice the cluster's threads (asked at most every 2 s)."""
+        """Tasks to keep pending: four times the cluster's threads (asked at most every 2 s)."""
         now = time.monotonic()
         if now - self._window_at >= WINDOW_REFRESH:
-            self._window = 2 * self.threads
+            self._window = 4 * self.threads
             self._window_at = now
         return self._window
 
@@ -325,6 +325,12 @@ class DaskExecutor(Executor):
             quiet.setLevel(level)
 
 
+def _saturated() -> Any:
+    import dask
+
+    return dask.config.set({"distributed.scheduler.worker-saturation": math.inf})
+
+
 def connect(
     scheduler: str | None = None,
     local_workers: int | None = None,
@@ -362,12 +368,15 @@ def connect(
     dask: Any = distributed  # not fully typed
     if local:
         try:
-            cluster = dask.LocalCluster(
-                n_workers=local_workers, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
-                # the scheduler's HTTP routes on a free port (8787 may be taken), no dashboard
-                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-            )
+            # worker-saturation inf: the scheduler hands each worker its queued tasks
+            # at once, so a worker never waits on a busy (or niced) scheduler
+            with _saturated():
+                cluster = dask.LocalCluster(
+                    n_workers=local_workers, threads_per_worker=1, processes=True,
+                    host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
+                    # the scheduler's HTTP routes on a free port (8787 may be taken)
+                    scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+                )
         except Exception as error:  # noqa: BLE001 - ports, processes, memory
             raise ClusterError(f"cannot start a local Dask cluster: {error}") from None
         try:

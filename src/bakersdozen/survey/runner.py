@@ -223,7 +223,7 @@ def survey(
         Runs the tasks instead; ``2 * jobs`` tasks are kept pending on it.
         A ``distributed.Client`` (or a
         :class:`~bakersdozen.survey.cluster.DaskExecutor`) runs them on its
-        Dask cluster: ``2 *`` the cluster's threads pending, deals batched,
+        Dask cluster: ``4 *`` the cluster's threads pending, deals batched,
         each table fitted to its worker's memory
         (:mod:`bakersdozen.survey.cluster`).  It is not shut down here.
     time_limit : float or None
