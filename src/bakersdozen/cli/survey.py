@@ -123,10 +123,9 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
     from concurrent.futures.process import BrokenProcessPool
 
     from ..records import DealId, latest
-    from ..solution import Verdict
+    from ..solution import DEFAULT_MEMORY_MB, Verdict
     from ..stats import summarize
     from ..survey import codecs
-    from ..solution import DEFAULT_MEMORY_MB
     from ..survey.log import RecordWriter, pending, read_records
     from ..survey.runner import Limits, default_memory_mb
     from ..survey.tasks import DealRange, read_boards
@@ -238,7 +237,7 @@ def _executor(jobs: int, args: argparse.Namespace) -> tuple[Executor, dict[str, 
         if jobs == 1:
             return InlineExecutor(), {"window": 1}
         return process_executor(jobs), {"window": 2 * jobs}
-    from ..survey.cluster import TASK_SECONDS, connect, quiet_logs, solve_on_worker
+    from ..survey.cluster import connect, quiet_logs
 
     # The client's own log lines (reconnecting, a lost worker) would break the
     # one-line errors: the survey says what matters itself.
@@ -253,10 +252,7 @@ def _executor(jobs: int, args: argparse.Namespace) -> tuple[Executor, dict[str, 
     except BaseException:
         executor.close()
         raise
-    return executor, {
-        "window": executor.window, "target_seconds": TASK_SECONDS,
-        "batch_function": solve_on_worker,
-    }
+    return executor, executor.run_options()
 
 
 def _run_tasks(

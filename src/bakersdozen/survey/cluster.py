@@ -224,6 +224,17 @@ class DaskExecutor(Executor):
             self._window_at = now
         return self._window
 
+    def run_options(self) -> dict[str, Any]:
+        """How :func:`~bakersdozen.survey.runner.run` feeds this executor (its keyword arguments).
+
+        The window (:meth:`window`), batches of about :data:`TASK_SECONDS`,
+        and :func:`solve_on_worker` to fit each batch's table to its worker.
+        """
+        return {
+            "window": self.window, "target_seconds": TASK_SECONDS,
+            "batch_function": solve_on_worker,
+        }
+
     def wait_for_workers(self, count: int = 1, timeout: float | None = None) -> None:
         """Block until *count* workers are connected (ClusterError after *timeout*)."""
         try:

@@ -282,11 +282,10 @@ def _survey(
     tasks: Iterator[Task], jobs: int, limits: Limits, executor: Executor | None
 ) -> Iterator[Record]:
     if executor is not None:
-        from .cluster import DaskExecutor, TASK_SECONDS, solve_on_worker
+        from .cluster import DaskExecutor
 
         if isinstance(executor, DaskExecutor):
-            yield from run(tasks, limits, executor, executor.window,
-                           target_seconds=TASK_SECONDS, batch_function=solve_on_worker)
+            yield from run(tasks, limits, executor, **executor.run_options())
             return
         yield from run(tasks, limits, executor, 2 * jobs)
         return
