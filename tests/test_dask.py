@@ -92,10 +92,16 @@ class Cluster:
         scheduler, self.address = start_scheduler(where)
         self.scheduler = scheduler
         self.processes.append(scheduler)
-        self.workers = [start_worker(self.address, where, f"w{i}") for i in range(workers)]
-        self.processes += self.workers
-        with Client(self.address, timeout=30) as client:
-            client.wait_for_workers(workers, timeout=60)
+        self.workers: list[subprocess.Popen[bytes]] = []
+        try:
+            for i in range(workers):
+                self.workers.append(start_worker(self.address, where, f"w{i}"))
+                self.processes.append(self.workers[-1])
+            with Client(self.address, timeout=30) as client:
+                client.wait_for_workers(workers, timeout=60)
+        except BaseException:  # nothing is left running, whatever happens
+            self.close()
+            raise
 
     def close(self) -> None:
         for process in reversed(self.processes):
@@ -226,6 +232,7 @@ def test_scheduler_lost_mid_run_then_resume(tmp_path: Path) -> None:
     count = 300
     args = [f"1-{count}", "--time-limit", "none", "--max-nodes", "500000",
             "--output", str(out)]
+    survey_process = None
     try:
         survey_process = subprocess.Popen(
             [sys.executable, "-m", "bakersdozen", "survey", *args, "--scheduler", own.address,
@@ -241,6 +248,9 @@ def test_scheduler_lost_mid_run_then_resume(tmp_path: Path) -> None:
         stdout, stderr = survey_process.communicate(timeout=60)
     finally:
         own.close()
+        if survey_process is not None and survey_process.poll() is None:
+            os.killpg(survey_process.pid, signal.SIGKILL)
+            survey_process.wait()
     assert survey_process.returncode == 4, stderr
     text = stderr.decode()
     assert text.count("\n") == 1, text
