@@ -221,9 +221,13 @@ def test_the_cli_imports_the_library() -> None:
     [
         ("import bakersdozen", ["argparse", "tqdm", "bakersdozen.cli", "bakersdozen.survey",
                                 "bakersdozen.stats", "importlib.metadata", "concurrent.futures",
-                                "multiprocessing", "filelock", "csv"]),
+                                "multiprocessing", "filelock", "csv", "dask", "distributed"]),
         ("import bakersdozen.cli", ["tqdm", "bakersdozen.survey", "bakersdozen.bench",
-                                    "importlib.metadata", "concurrent.futures", "filelock"]),
+                                    "importlib.metadata", "concurrent.futures", "filelock",
+                                    "dask", "distributed"]),
+        # a survey on this process or worker processes never loads Dask
+        ("from bakersdozen.survey import survey; list(survey([1, 2], jobs=1))",
+         ["dask", "distributed", "bakersdozen.survey.cluster"]),
     ],
 )
 def test_import_is_light(statement: str, absent: list[str]) -> None:

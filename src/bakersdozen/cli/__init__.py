@@ -11,7 +11,8 @@ Exit status: 0 success; 1 unsolvable (``solve``), lost (``hint``,
 ``review``) or a worker process died
 (``survey``, ``bench``); 2 bad input, or a file or the output that cannot
 be read or written; 3 unknown (``solve``, ``hint``, ``review``: a limit
-stopped the search);
+stopped the search); 4 the Dask scheduler cannot be reached or was lost
+(``survey``);
 130 interrupted (Ctrl-C); 143 terminated (SIGTERM).  Every failure is one
 line on standard error: ``bakersdozen COMMAND: error: ...``.
 """

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXIT_OK", "EXIT_UNSOLVABLE", "EXIT_BAD_INPUT", "EXIT_UNKNOWN", "EXIT_WORKER_DIED",
+    "EXIT_CLUSTER",
     "EXIT_INTERRUPTED", "EXIT_TERMINATED", "KINGS_NOTE", "MAX_DEAL",
     "positive_float", "time_limit", "positive_int", "seed_int", "deal_number",
     "add_limit_arguments", "add_rules_arguments", "rules_from_args", "read_board", "read_moves_file", "write_html", "error", "Formatter",
@@ -35,6 +36,8 @@ EXIT_BAD_INPUT: Final = 2
 EXIT_UNKNOWN: Final = 3
 #: ``survey``, ``bench``: a worker process died.
 EXIT_WORKER_DIED: Final = 1
+#: ``survey``: the Dask scheduler cannot be reached, or was lost during the survey.
+EXIT_CLUSTER: Final = 4
 #: Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_INTERRUPTED: Final = 130
 #: SIGTERM (128 + SIGTERM).

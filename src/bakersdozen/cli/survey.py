@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._common import (
-    EXIT_OK, EXIT_WORKER_DIED, Formatter, add_limit_arguments, add_rules_arguments, error,
-    positive_float, positive_int, rules_from_args,
+    EXIT_CLUSTER, EXIT_OK, EXIT_WORKER_DIED, Formatter, add_limit_arguments, add_rules_arguments,
+    error, positive_float, positive_int, rules_from_args,
 )
 
 if TYPE_CHECKING:
@@ -47,7 +47,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "The summary at the end covers the whole --output file (latest records).\n"
         "Boards files: boards separated by blank lines (13 column lines each) or by\n"
         "lines '---'; a board's id is a hash of its text (board-0123456789abcdef).\n\n"
+        "Dask: --cluster local:N runs the deals on a local Dask cluster of N worker\n"
+        "processes; --scheduler ADDRESS on a running one (dask scheduler, dask worker;\n"
+        "pip install 'bakersdozen[dask]'). See docs/cluster.md.\n\n"
         "exit status: 0 done, 1 a worker process died, 2 bad input,\n"
+        "4 the Dask scheduler cannot be reached or was lost,\n"
         "130 interrupted, 143 terminated (run the same command again to resume)"
     )
     parser.add_argument(
@@ -58,11 +62,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_limit_arguments(parser)
     parser.add_argument(
         "--memory-mb", type=positive_float, metavar="MB",
-        help="MiB of table per job (default: half the RAM shared by the jobs, at most 512)",
+        help="MiB of table per job (default: half the RAM shared by the jobs, at most 512; "
+        "on Dask 512, each capped by its worker's memory limit, docs/cluster.md)",
     )
     parser.add_argument(
         "--jobs", "-j", type=positive_int, default=None, metavar="N",
         help=f"processes (default: all cores, {os.cpu_count()})",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--scheduler", metavar="ADDRESS",
+        help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786)",
+    )
+    where.add_argument(
+        "--cluster", metavar="local[:N]", type=_local_cluster,
+        help="run on a local Dask cluster of N worker processes, one thread each "
+        "(default N: --jobs), closed at the end",
+    )
+    parser.add_argument(
+        "--connect-timeout", type=positive_float, default=10.0, metavar="SECONDS",
+        help="seconds to wait for the Dask scheduler, and for its first worker x6 (default 10)",
     )
     parser.add_argument(
         "--output", "-o", metavar="FILE",
@@ -83,6 +102,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_arguments(parser)
 
 
+def _local_cluster(text: str) -> int:
+    """argparse type: ``local`` (0: as many workers as --jobs) or ``local:N``."""
+    from ..survey.cluster import parse_local
+
+    try:
+        return parse_local(text) or 0
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _bad(message: str) -> int:
     return error("survey", message)
 
@@ -95,7 +124,7 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
     from concurrent.futures.process import BrokenProcessPool
 
     from ..records import DealId, latest
-    from ..solution import Verdict
+    from ..solution import DEFAULT_MEMORY_MB, Verdict
     from ..stats import summarize
     from ..survey import codecs
     from ..survey.log import RecordWriter, pending, read_records
@@ -114,6 +143,7 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
         return _bad("give deal numbers (e.g. 1-1000), --boards FILE, or --summary FILE")
     if args.retry_unknown and not args.output:
         return _bad("--retry-unknown needs --output FILE, the survey to retry")
+    dask = args.scheduler is not None or args.cluster is not None
 
     rules = rules_from_args(args)
     candidates: Iterable[Task] = ()
@@ -175,13 +205,24 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
             if recorded:
                 _say(f"{args.output}: {recorded} deals already recorded, {to_go} to go")
         busy = max(1, min(jobs, to_go))  # the RAM is shared by the jobs that can run at once
-        memory_mb = args.memory_mb or default_memory_mb(busy)
+        if dask:  # each worker fits the table to its own memory (docs/cluster.md)
+            memory_mb = args.memory_mb or DEFAULT_MEMORY_MB
+        else:
+            memory_mb = args.memory_mb or default_memory_mb(busy)
         limits = Limits(args.time_limit, args.max_nodes, float(memory_mb), args.seed, args.moves,
                         rules)
         new = _run_tasks(pending(candidates, existing, args.retry_unknown), to_go, busy,
-                         limits, writer, out_format)
+                         limits, writer, out_format, args)
     except BrokenProcessPool as failure:
         return _bad_worker(str(failure))
+    except BaseException as failure:
+        name = type(failure).__name__
+        if name == "ClusterError":
+            _say(f"error: {failure}")
+            return EXIT_CLUSTER
+        if name == "KilledWorker":  # Dask gave up on a task that killed its workers
+            return _bad_worker(f"Dask: {' '.join(str(failure).split())[:200]}")
+        raise
     finally:
         if writer:
             writer.close()
@@ -197,18 +238,44 @@ def _bad_worker(message: str) -> int:
     return EXIT_WORKER_DIED
 
 
+def _executor(jobs: int, args: argparse.Namespace) -> tuple[Executor, dict[str, Any]]:
+    """What runs the tasks, and how :func:`~bakersdozen.survey.runner.run` feeds it."""
+    from ..survey.workers import InlineExecutor, process_executor
+
+    if args.scheduler is None and args.cluster is None:
+        if jobs == 1:
+            return InlineExecutor(), {"window": 1}
+        return process_executor(jobs), {"window": 2 * jobs}
+    from ..survey.cluster import connect, quiet_logs
+
+    # The client's own log lines (reconnecting, a lost worker) would break the
+    # one-line errors: the survey says what matters itself.
+    quiet_logs()
+    if args.scheduler is not None:
+        executor = connect(args.scheduler, timeout=args.connect_timeout)
+    else:
+        executor = connect(local=True, local_workers=args.cluster or jobs,
+                           timeout=args.connect_timeout)
+    try:
+        executor.wait_for_workers(1, timeout=6 * args.connect_timeout)
+    except BaseException:
+        executor.close()
+        raise
+    return executor, executor.run_options()
+
+
 def _run_tasks(
     tasks: Iterable[Task], count: int, jobs: int, limits: Limits,
-    writer: RecordWriter | None, out_format: str,
+    writer: RecordWriter | None, out_format: str, args: argparse.Namespace,
 ) -> list[Record]:
-    """Run the tasks on this process (one job) or worker processes; write each record."""
+    """Run the tasks on this process (one job), worker processes or Dask; write each record."""
     from dataclasses import replace
 
     from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
 
     from ..survey import codecs
     from ..survey.runner import run
-    from ..survey.workers import InlineExecutor, process_executor, stop
+    from ..survey.workers import stop
 
     counts = {"solved": 0, "unsolvable": 0, "unknown": 0}
     records: list[Record] = []
@@ -218,10 +285,14 @@ def _run_tasks(
         total=count, unit="deal", file=sys.stderr, disable=not sys.stderr.isatty(),
         dynamic_ncols=True, smoothing=0.05,
     )
-    executor: Executor = InlineExecutor() if jobs == 1 else process_executor(jobs)
+    dask = args.scheduler is not None or args.cluster is not None
+    executor: Executor | None = None
+    feed: dict[str, Any] = {}
     finished = False
     try:
-        for record in run(tasks, limits, executor, 1 if jobs == 1 else 2 * jobs):
+        if count or not dask:  # nothing to run: no cluster to reach
+            executor, feed = _executor(jobs, args)
+        for record in run(tasks, limits, executor, **feed) if executor else ():
             if writer:
                 writer.write(record)
             else:
@@ -239,7 +310,12 @@ def _run_tasks(
         raise
     finally:
         progress.close()
-        if finished:
+        close = getattr(executor, "close", None)
+        if executor is None:
+            pass
+        elif close is not None:  # Dask: cancel what is left, close what it started
+            close()
+        elif finished:
             executor.shutdown(wait=True)
         else:
             stop(executor)

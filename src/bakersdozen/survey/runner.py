@@ -10,10 +10,12 @@ starts at once and holds only the window in memory.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
 
 from ..model import Deal
 from ..records import Record
@@ -23,7 +25,12 @@ from ..solver import solve
 from .tasks import DealSpec, Task, normalise
 from .workers import InlineExecutor, process_executor, stop, submit
 
-__all__ = ["Limits", "solve_task", "run", "survey", "default_memory_mb"]
+if TYPE_CHECKING:
+    from distributed import Client  # type: ignore[import-not-found, unused-ignore]
+
+__all__ = [
+    "Limits", "solve_task", "solve_batch", "run", "survey", "default_memory_mb", "MAX_BATCH",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +77,27 @@ def solve_task(task: Task, limits: Limits) -> Record:
     )
 
 
+def solve_batch(
+    task_function: Callable[[Task, Limits], Record], tasks: list[Task], limits: Limits
+) -> list[Record]:
+    """Solve several tasks one after the other (one submission of a batched :func:`run`)."""
+    return [task_function(task, limits) for task in tasks]
+
+
+#: The most tasks a batched :func:`run` puts in one submission.
+MAX_BATCH: Final = 256
+
+
 def run(
     tasks: Iterable[Task],
     limits: Limits,
     executor: Executor,
-    window: int,
+    window: int | Callable[[], int],
     task_function: Callable[[Task, Limits], Record] = solve_task,
+    target_seconds: float | None = None,
+    batch_function: Callable[
+        [Callable[[Task, Limits], Record], list[Task], Limits], list[Record]
+    ] = solve_batch,
 ) -> Iterator[Record]:
     """Run *tasks* on *executor*, at most *window* pending; yield records as they finish.
 
@@ -87,38 +109,70 @@ def run(
     executor : Executor
         Runs ``task_function(task, limits)``; it must be able to send both
         (picklable, for processes).
-    window : int
-        Tasks submitted and not yet finished, at most (>= 1).
+    window : int or callable
+        Submissions pending and not yet finished, at most (>= 1); or a
+        function giving it, asked before each refill (a cluster whose
+        workers come and go).
     task_function : callable
         A top-level function; :func:`solve_task` by default.
+    target_seconds : float or None
+        None: one task per submission.  Otherwise tasks go in batches
+        (:func:`solve_batch`) sized so that a batch takes about this many
+        seconds, judged by the records' ``seconds`` so far: the first
+        batches hold one task, later ones up to :data:`MAX_BATCH`.  For
+        executors whose cost per submission is large next to a deal's
+        solve (a Dask cluster: a few ms).
+    batch_function : callable
+        What a batch runs: ``batch_function(task_function, tasks, limits)``
+        returns the records (:func:`solve_batch`; on Dask
+        :func:`~bakersdozen.survey.cluster.solve_on_worker`).
 
     Yields
     ------
     Record
-        In order of completion.  A task's exception is raised here.
+        In order of completion (a batch's records together).  A task's
+        exception is raised here.
 
     Notes
     -----
     When the generator is left early (an exception, Ctrl-C, ``close()``),
-    the tasks not yet started are cancelled; the executor itself is not
-    shut down (its owner does that).
+    the submissions not yet started are cancelled; the executor itself is
+    not shut down (its owner does that).
     """
     source = iter(tasks)
-    pending: set[Future[Record]] = set()
+    pending: set[Future[Any]] = set()
+    solved = 0
+    busy = 0.0
     try:
         exhausted = False
         while True:
-            while not exhausted and len(pending) < window:
-                task = next(source, None)
-                if task is None:
+            room = window() if callable(window) else window
+            while not exhausted and len(pending) < max(1, room):
+                if target_seconds is None:
+                    task = next(source, None)
+                    if task is None:
+                        exhausted = True
+                        break
+                    pending.add(submit(executor, task_function, task, limits))
+                    continue
+                size = 1
+                if solved:
+                    size = max(1, min(MAX_BATCH, int(target_seconds * solved / max(busy, 1e-9))))
+                batch = list(itertools.islice(source, size))
+                if len(batch) < size:
                     exhausted = True
+                if not batch:
                     break
-                pending.add(submit(executor, task_function, task, limits))
+                pending.add(submit(executor, batch_function, task_function, batch, limits))
             if not pending:
                 break
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                yield future.result()
+                result = future.result()
+                for record in result if isinstance(result, list) else (result,):
+                    solved += 1
+                    busy += record.seconds
+                    yield record
     finally:
         for future in pending:
             future.cancel()
@@ -150,7 +204,7 @@ def survey(
     deals: Iterable[DealSpec],
     *,
     jobs: int | None = None,
-    executor: Executor | None = None,
+    executor: Executor | Client | None = None,
     time_limit: float | None = 10.0,
     max_nodes: int | None = None,
     memory_mb: float | None = None,
@@ -169,16 +223,21 @@ def survey(
         Deals solved at once; None for ``os.cpu_count()``.  Without an
         *executor*: 1 solves in this process, more start that many worker
         processes (``spawn``), which die with this process.
-    executor : Executor or None
-        Runs the tasks instead (e.g. a cluster's executor); ``2 * jobs``
-        tasks are kept pending on it.  It is not shut down here.
+    executor : Executor, distributed.Client or None
+        Runs the tasks instead; ``2 * jobs`` tasks are kept pending on it.
+        A ``distributed.Client`` (or a
+        :class:`~bakersdozen.survey.cluster.DaskExecutor`) runs them on its
+        Dask cluster: ``4 *`` the cluster's threads pending, deals batched,
+        each table fitted to its worker's memory
+        (:mod:`bakersdozen.survey.cluster`).  It is not shut down here.
     time_limit : float or None
         Seconds of wall-clock time per deal; None for no limit.
     max_nodes : int or None
         Positions generated per deal; None for no limit.
     memory_mb : float or None
         MiB of transposition table per job; None for
-        :func:`default_memory_mb` (``jobs * memory_mb`` is at most half the RAM).
+        :func:`default_memory_mb` (``jobs * memory_mb`` is at most half the RAM),
+        or on Dask for 512 MiB, each capped by the worker's memory.
     seed : int
         The solver's move-order seed (:func:`bakersdozen.solve`).
     moves : bool
@@ -202,8 +261,20 @@ def survey(
         jobs = os.cpu_count() or 1
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive int, not {jobs!r}")
+    dask = False
+    if executor is not None:
+        from .cluster import DaskExecutor, is_dask_client
+
+        if is_dask_client(executor):
+            executor = DaskExecutor(executor)
+        elif not isinstance(executor, Executor):
+            raise TypeError(
+                "executor must be a concurrent.futures.Executor or a distributed.Client, "
+                f"not {type(executor).__name__}"
+            )
+        dask = isinstance(executor, DaskExecutor)
     if memory_mb is None:
-        memory_mb = default_memory_mb(jobs)
+        memory_mb = DEFAULT_MEMORY_MB if dask else default_memory_mb(jobs)
     # solve() checks its arguments: run it once on a 1-position budget so a
     # bad limit raises here, at the call, rather than later in a worker.
     solve(Deal.pysol(1), time_limit=time_limit, max_nodes=1, memory_mb=memory_mb, seed=seed)
@@ -215,6 +286,11 @@ def _survey(
     tasks: Iterator[Task], jobs: int, limits: Limits, executor: Executor | None
 ) -> Iterator[Record]:
     if executor is not None:
+        from .cluster import DaskExecutor
+
+        if isinstance(executor, DaskExecutor):
+            yield from run(tasks, limits, executor, **executor.run_options())
+            return
         yield from run(tasks, limits, executor, 2 * jobs)
         return
     own: Executor = InlineExecutor() if jobs == 1 else process_executor(jobs)

@@ -1,0 +1,312 @@
+"""Surveys on Dask distributed, with a real scheduler and real workers on 127.0.0.1.
+
+The fixture starts ``dask scheduler`` and two ``dask worker`` processes
+(one thread, 1 GiB each), each in its own process group, and kills the
+groups whatever happens.  ``distributed`` comes from the ``test`` extra;
+with ``BAKERSDOZEN_REQUIRE_DASK=1`` (CI) its absence fails instead of skipping.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pty
+import re
+import select
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import termios
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+if os.environ.get("BAKERSDOZEN_REQUIRE_DASK") != "1":
+    pytest.importorskip("distributed")
+
+from distributed import Client  # noqa: E402
+
+from bakersdozen.records import Record  # noqa: E402
+from bakersdozen.survey import survey  # noqa: E402
+from bakersdozen.survey.cluster import (  # noqa: E402
+    MEMORY_FRACTION, parse_local, worker_memory_mb,
+)
+
+#: Positions per deal: small, so that the tests stay fast.
+NODES = 300_000
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+GIB = 2**30
+
+
+# -- the cluster: real processes ------------------------------------------------
+
+
+def _start(argv: list[str], log: Path) -> subprocess.Popen[bytes]:
+    with open(log, "wb") as handle:
+        return subprocess.Popen(argv, stdout=handle, stderr=subprocess.STDOUT, env=ENV,
+                                start_new_session=True, stdin=subprocess.DEVNULL)
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)  # the process and its children (the nanny's)
+    except ProcessLookupError:
+        pass
+    process.wait(10)
+
+
+def start_scheduler(where: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """A ``dask scheduler`` on 127.0.0.1, a free port; its address from its log."""
+    log = where / "scheduler.log"
+    process = _start([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1",
+                      "--port", "0", "--no-dashboard"], log)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        found = re.search(r"Scheduler at:\s+(tcp://127\.0\.0\.1:\d+)", log.read_text())
+        if found:
+            return process, found.group(1)
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    _kill(process)
+    raise RuntimeError(f"the scheduler did not start: {log.read_text()[-2000:]}")
+
+
+def start_worker(address: str, where: Path, name: str) -> subprocess.Popen[bytes]:
+    """A ``dask worker``: one process, one thread, 1 GiB."""
+    return _start([sys.executable, "-m", "dask", "worker", address, "--nworkers", "1",
+                   "--nthreads", "1", "--no-dashboard", "--memory-limit", "1GiB",
+                   "--name", name], where / f"{name}.log")
+
+
+class Cluster:
+    def __init__(self, where: Path, workers: int) -> None:
+        self.processes: list[subprocess.Popen[bytes]] = []
+        scheduler, self.address = start_scheduler(where)
+        self.scheduler = scheduler
+        self.processes.append(scheduler)
+        self.workers: list[subprocess.Popen[bytes]] = []
+        try:
+            for i in range(workers):
+                self.workers.append(start_worker(self.address, where, f"w{i}"))
+                self.processes.append(self.workers[-1])
+            with Client(self.address, timeout=30) as client:
+                client.wait_for_workers(workers, timeout=60)
+        except BaseException:  # nothing is left running, whatever happens
+            self.close()
+            raise
+
+    def close(self) -> None:
+        for process in reversed(self.processes):
+            _kill(process)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    running = Cluster(tmp_path_factory.mktemp("dask"), 2)
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+def _cli(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bakersdozen", "survey", *argv], env=ENV,
+                          capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL)
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+# -- the rules, without a cluster ---------------------------------------------------
+
+
+def test_memory_rule() -> None:
+    assert MEMORY_FRACTION == 0.5
+    assert worker_memory_mb(GIB, 1, 4096) == 512  # half of 1 GiB for one thread
+    assert worker_memory_mb(GIB, 4, 4096) == 128  # shared by the threads
+    assert worker_memory_mb(GIB, 1, 100) == 100  # never more than asked
+    assert worker_memory_mb(None, 1, 700) == 700  # no limit: as asked
+    assert worker_memory_mb(8 * 2**20, 1, 512) == 16  # at least 16 MiB
+    assert parse_local("local") is None and parse_local("local:3") == 3
+    for bad in ("local:0", "local:x", "remote:2", "local:"):
+        with pytest.raises(ValueError):
+            parse_local(bad)
+
+
+# -- on the cluster -------------------------------------------------------------------
+
+
+def test_cluster_gives_the_records_of_a_local_survey(cluster: Cluster) -> None:
+    deals = list(range(1, 61))
+
+    def key(records: list[Record]) -> dict[object, tuple[object, int, object]]:
+        return {r.deal: (r.verdict, r.nodes, r.length) for r in records}
+
+    here = list(survey(deals, jobs=1, time_limit=None, max_nodes=NODES, memory_mb=64))
+    with Client(cluster.address, timeout=30) as client:
+        there = list(survey(deals, executor=client, time_limit=None, max_nodes=NODES,
+                            memory_mb=64))
+        assert len(there) == len(deals)
+        assert key(there) == key(here)
+        assert {r.memory_mb for r in there} == {64.0}
+        # the table fits the worker: 1 GiB, one thread -> half of it, not the 4096 asked
+        big = list(survey([1, 2, 3], executor=client, time_limit=None, max_nodes=NODES,
+                          memory_mb=4096))
+        assert {r.memory_mb for r in big} == {512.0}
+        # and client.get_executor(), a plain Executor, runs the same code path
+        plain = list(survey(deals[:10], executor=client.get_executor(), time_limit=None,
+                            max_nodes=NODES, memory_mb=64))
+        assert key(plain) == {d: v for d, v in key(here).items() if d in deals[:10]}
+
+
+def test_unreachable_scheduler_then_resume(cluster: Cluster, tmp_path: Path) -> None:
+    out = tmp_path / "s.jsonl"
+    bad = f"tcp://127.0.0.1:{_free_port()}"
+    args = ["1-30", "--time-limit", "none", "--max-nodes", str(NODES), "--output", str(out)]
+    failed = _cli(*args, "--scheduler", bad, "--connect-timeout", "1")
+    assert failed.returncode == 4
+    assert failed.stderr.count("\n") == 1, failed.stderr  # one line
+    assert failed.stderr.startswith(
+        f"bakersdozen survey: error: cannot reach the Dask scheduler at {bad}")
+    # the same output file, on a scheduler that answers: every deal once
+    done = _cli(*args, "--scheduler", cluster.address)
+    assert done.returncode == 0, done.stderr
+    assert Counter(r["deal"] for r in _lines(out)) == Counter(range(1, 31))
+
+
+def test_worker_killed_mid_run_loses_nothing(cluster: Cluster, tmp_path: Path) -> None:
+    out = tmp_path / "killed.jsonl"
+    count = 300
+    argv = [sys.executable, "-m", "bakersdozen", "survey", f"1-{count}", "--scheduler",
+            cluster.address, "--time-limit", "none", "--max-nodes", "500000",
+            "--output", str(out)]
+    survey_process = subprocess.Popen(argv, env=ENV, start_new_session=True,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and survey_process.poll() is None:
+            if out.exists() and out.read_bytes().count(b"\n") >= 20:
+                break
+            time.sleep(0.01)
+        victim = cluster.workers[0]
+        _kill(victim)  # SIGKILL to the worker and its nanny
+        at_kill = out.read_bytes().count(b"\n")
+        assert survey_process.poll() is None, "the survey ended before the kill"
+        assert at_kill < count
+        stdout, stderr = survey_process.communicate(timeout=120)
+    finally:
+        if survey_process.poll() is None:
+            os.killpg(survey_process.pid, signal.SIGKILL)
+            survey_process.wait()
+    assert survey_process.returncode == 0, stderr
+    deals = Counter(r["deal"] for r in _lines(out))
+    duplicates = sum(n - 1 for n in deals.values())
+    lost = count - len(deals)
+    print(f"fault test: deals {count}, records {sum(deals.values())}, "
+          f"written at the kill {at_kill}, duplicates {duplicates}, lost {lost}")
+    assert (duplicates, lost) == (0, 0)
+    assert set(deals) == set(range(1, count + 1))
+    assert f"deals: {count}" in stdout.decode()
+
+
+def test_scheduler_lost_mid_run_then_resume(tmp_path: Path) -> None:
+    own = Cluster(tmp_path, 1)
+    out = tmp_path / "lost.jsonl"
+    count = 300
+    args = [f"1-{count}", "--time-limit", "none", "--max-nodes", "500000",
+            "--output", str(out)]
+    survey_process = None
+    try:
+        survey_process = subprocess.Popen(
+            [sys.executable, "-m", "bakersdozen", "survey", *args, "--scheduler", own.address,
+             "--connect-timeout", "1"],
+            env=ENV, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and survey_process.poll() is None:
+            if out.exists() and out.read_bytes().count(b"\n") >= 10:
+                break
+            time.sleep(0.01)
+        _kill(own.scheduler)
+        stdout, stderr = survey_process.communicate(timeout=60)
+    finally:
+        own.close()
+        if survey_process is not None and survey_process.poll() is None:
+            os.killpg(survey_process.pid, signal.SIGKILL)
+            survey_process.wait()
+    assert survey_process.returncode == 4, stderr
+    text = stderr.decode()
+    assert text.count("\n") == 1, text
+    assert text.startswith("bakersdozen survey: error: lost the Dask scheduler at")
+    kept = Counter(r["deal"] for r in _lines(out))
+    assert 10 <= len(kept) < count and max(kept.values()) == 1
+    # resumed on local processes: one code path, one file
+    done = _cli(*args, "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    assert f"{len(kept)} deals already recorded" in done.stderr
+    assert Counter(r["deal"] for r in _lines(out)) == Counter(range(1, count + 1))
+
+
+def test_local_cluster_with_progress_bar(tmp_path: Path) -> None:
+    out = tmp_path / "local.csv"
+    primary, secondary = pty.openpty()  # stderr a terminal: the bar is drawn
+    fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bakersdozen", "survey", "1-40", "--cluster", "local:2",
+             "--time-limit", "none", "--max-nodes", str(NODES), "--output", str(out)],
+            env=dict(ENV, COLUMNS="120"), stdout=subprocess.PIPE, stderr=secondary,
+            stdin=subprocess.DEVNULL)
+        os.close(secondary)
+        seen = b""
+        while True:
+            ready, _, _ = select.select([primary], [], [], 120)
+            if not ready:
+                break
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # the terminal closed
+                break
+            if not chunk:
+                break
+            seen += chunk
+        stdout, _ = process.communicate(timeout=120)
+    finally:
+        os.close(primary)
+    assert process.returncode == 0, seen.decode(errors="replace")
+    bar = seen.decode(errors="replace")
+    assert "40/40" in bar and "solved=" in bar and "unknown=" in bar, bar
+    assert "Warning" not in bar  # nothing from Dask (ports taken, log lines)
+    rows = out.read_text().splitlines()
+    assert len(rows) == 41 and rows[0].startswith("deal,")
+    assert "deals: 40" in stdout.decode()
+
+
+def test_without_distributed_one_line_and_status_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from bakersdozen.cli import main
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    status = main(["survey", "1-3", "--cluster", "local:1", "-o", str(tmp_path / "x.jsonl")])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err == ("bakersdozen survey: error: running on Dask needs the 'distributed' "
+                   "package: pip install 'bakersdozen[dask]'\n")
