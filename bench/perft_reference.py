@@ -3,7 +3,7 @@
 Perft (the chess programmers' word) counts the move sequences of a given
 length from a position, every legal move included (no pruning, positions
 may repeat).  The counts in ``perft.json`` were computed ONCE by this file,
-which is written from RULES.md ("Play") alone: it shares no code with the
+which is written from docs/rules.md ("Play") alone: it shares no code with the
 package (not even the board reader) so that a bug in the compiled move
 generator cannot hide in its own expected values.  The benchmarks and
 ``tests/test_perft.py`` check the engine against the stored counts.
@@ -47,7 +47,7 @@ Foundations = dict[str, int]
 
 
 def parse(text: str) -> tuple[Columns, Foundations]:
-    """Read board text (NOTATION.md): one column per line, bottom card first."""
+    """Read board text (docs/notation.md): one column per line, bottom card first."""
     columns: Columns = []
     found = {s: 0 for s in SUITS}
     for line in text.splitlines():
@@ -395,8 +395,8 @@ def main() -> int:
     out: dict[str, Any] = {
         "about": (
             "Perft counts (move sequences of length N, every legal move, no pruning) "
-            "computed once by bench/perft_reference.py from the rules of RULES.md. "
-            "Boards are board text (NOTATION.md), bottom card first."
+            "computed once by bench/perft_reference.py from the rules of docs/rules.md. "
+            "Boards are board text (docs/notation.md), bottom card first."
         ),
         "positions": [],
     }

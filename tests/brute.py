@@ -1,6 +1,6 @@
 """An exhaustive pure-Python search, the second witness for engine verdicts.
 
-It knows the rules of RULES.md only (every legal move, no pruning, no
+It knows the rules of docs/rules.md only (every legal move, no pruning, no
 heuristics, no shared code with the engine or the checker) and visits
 every position reachable from a deal, identified exactly (no hashing
 tricks).  It is slow, so it is used on reduced packs (ranks 1..R of four

@@ -17,7 +17,7 @@ settings.register_profile(
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
-# PySol deal 1 of Baker's Dozen, as printed in NOTATION.md.
+# PySol deal 1 of Baker's Dozen, as printed in docs/notation.md.
 DEAL_1 = """\
 6H JH 5C AD
 2H 2C 4C 5S

@@ -1,4 +1,4 @@
-"""A slow reference for the rules of RULES.md and docs/rules.md, from the text alone.
+"""A slow reference for the rules of docs/rules.md and docs/rules.md, from the text alone.
 
 It shares no code with ``bakersdozen.check`` or the compiled engine; it uses
 the package only for the value types (Card, Move, Deal, Rules and its knob
@@ -161,7 +161,7 @@ def family_deal(cards: list[Card], ranks: int, rules: Rules) -> Deal:
 
 
 def reference_moves(deal: Deal) -> set[Move]:
-    """Every legal move of RULES.md, "Play", as a set of Move.
+    """Every legal move of docs/rules.md, "Play", as a set of Move.
 
     - only the top card of a column moves, one card at a time;
     - it may go to its suit's foundation if it is the next rank there;
@@ -194,7 +194,7 @@ def reference_apply(deal: Deal, move: Move) -> Deal:
 
 
 def stable_deal(cards: list[Card], ranks: int = 13) -> Deal:
-    """Deal a shuffled pack like RULES.md: card k to column k mod n, then the
+    """Deal a shuffled pack like docs/rules.md: card k to column k mod n, then the
     stable Kings rule (Kings to the bottom, order otherwise kept).
 
     A full pack gives 13 columns of 4; a reduced pack of ``4 * ranks`` cards

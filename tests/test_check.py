@@ -13,7 +13,7 @@ from bakersdozen.model import FOUNDATION
 from conftest import initial_deals
 from reference import reference_apply, reference_moves
 
-# RULES.md worked example, in a hand-made position of the pack with ranks
+# docs/rules.md worked example, in a hand-made position of the pack with ranks
 # 1..8 (8 plays the King): column 1 ends in 7C with AS beneath it, column 2's
 # top is 8H.
 WORKED = """\

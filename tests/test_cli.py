@@ -20,7 +20,7 @@ from conftest import DEAL_1
 def test_deal_24(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deal", "24"]) == 0
     out = capsys.readouterr().out
-    # NOTATION.md's published check value, then the full oracle output.
+    # docs/notation.md's published check value, then the full oracle output.
     assert out.splitlines()[:2] == ["KD 8H AC AS", "KC 3D 8C 2S"]
     game = Game("bakers_dozen", 24, RandomBase.DEALS_PYSOL)
     assert out == game.calc_layout_string(CardRenderer(True))

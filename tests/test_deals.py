@@ -142,14 +142,14 @@ def test_no_pysol_numbers_for_changed_layouts() -> None:
 
 
 def test_deal_24_published_check_value() -> None:
-    # NOTATION.md: deal 24 starts with the lines `KD 8H AC AS` and `KC 3D 8C 2S`.
+    # docs/notation.md: deal 24 starts with the lines `KD 8H AC AS` and `KC 3D 8C 2S`.
     lines = Deal.pysol(24).to_text().splitlines()
     assert lines[:2] == ["KD 8H AC AS", "KC 3D 8C 2S"]
     assert len(lines) == 13
 
 
 def test_deal_1_matches_notation_md() -> None:
-    # NOTATION.md prints deal 1; its first and last lines.
+    # docs/notation.md prints deal 1; its first and last lines.
     lines = Deal.pysol(1).to_text().splitlines()
     assert lines[0] == "6H JH 5C AD"
     assert lines[-1] == "7D TS QC JD"
@@ -170,7 +170,7 @@ def cards(text: str) -> tuple[Card, ...]:
 @pytest.mark.parametrize(
     "before, after",
     [
-        # RULES.md, "The deal", item 3, bottom -> top.
+        # docs/rules.md, "The deal", item 3, bottom -> top.
         ("A♣ 2♦ K♠ 3♥", "K♠ A♣ 2♦ 3♥"),
         ("5♣ K♥ 9♦ K♠", "K♥ K♠ 5♣ 9♦"),
         ("K♦ 4♠ 7♣ 2♥", "K♦ 4♠ 7♣ 2♥"),
@@ -183,7 +183,7 @@ def test_stable_kings_rules_md(before: str, after: str) -> None:
 @pytest.mark.parametrize(
     "before, after",
     [
-        # RULES.md, "How other programs differ": PySol swaps the King with a
+        # docs/rules.md, "How other programs differ": PySol swaps the King with a
         # non-King lower in the column, changing the order of the others.
         ("A♣ 2♦ K♠ 3♥", "K♠ 2♦ A♣ 3♥"),
         ("5♣ K♥ 9♦ K♠", "K♥ K♠ 9♦ 5♣"),
@@ -198,7 +198,7 @@ def test_swap_kings(before: str, after: str) -> None:
 def test_deal_with_swap_differs_from_stable() -> None:
     # Some deal below 32000 has a King moved by the swap, so the layout
     # differs from what the stable rule would give: a deal number defines a
-    # layout only with PySol's own King placement (RULES.md).
+    # layout only with PySol's own King placement (docs/rules.md).
     from bakersdozen.deals import pysol_columns
 
     differs = [

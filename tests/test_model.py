@@ -130,7 +130,7 @@ def test_deal_refuses_card_above_ranks_and_on_foundation() -> None:
 
 
 def test_deal_refuses_king_above_lower_card() -> None:
-    # RULES.md: a mid-game position with a King above another card is impossible.
+    # docs/rules.md: a mid-game position with a King above another card is impossible.
     # In a reduced pack of ranks 1..3 the top rank 3 plays the King.
     ace, king = Card(1, Suit.CLUBS), Card(3, Suit.CLUBS)
     rest = tuple((c,) for c in pack(3) if c not in (ace, king))

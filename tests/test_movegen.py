@@ -1,4 +1,4 @@
-"""The engine's move generator against the slow reference of RULES.md.
+"""The engine's move generator against the slow reference of docs/rules.md.
 
 Random legal play from random deals (PySol deal numbers, and random shuffles
 dealt with the stable Kings rule, full and reduced packs); at every step the

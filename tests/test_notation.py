@@ -122,14 +122,14 @@ def test_empty_columns() -> None:
 
 
 def test_stable_kings_rules_examples() -> None:
-    # RULES.md, "The deal", item 3.
+    # docs/rules.md, "The deal", item 3.
     assert stable_kings(cards("A♣ 2♦ K♠ 3♥")) == cards("K♠ A♣ 2♦ 3♥")
     assert stable_kings(cards("5♣ K♥ 9♦ K♠")) == cards("K♥ K♠ 5♣ 9♦")
     assert stable_kings(cards("K♦ 4♠ 7♣ 2♥")) == cards("K♦ 4♠ 7♣ 2♥")
 
 
 def test_parser_applies_stable_kings_rule_to_initial_layout() -> None:
-    # Columns built from the RULES.md examples, in an otherwise valid layout.
+    # Columns built from the docs/rules.md examples, in an otherwise valid layout.
     text = DEAL_1
     text = text.replace("KC TH AH 6S", "TH AH KC 6S")
     text = text.replace("KS 4D QS 5D", "4D KS QS 5D")
@@ -146,7 +146,7 @@ def test_parser_applies_stable_kings_rule_to_initial_layout() -> None:
 
 def test_two_kings_keep_their_order() -> None:
     text = DEAL_1.replace("KC TH AH 6S", "TH KC AH 6S").replace("KD 4S AS TC", "4S AS KD TC")
-    # Put both kings of RULES.md's second example shape into one column.
+    # Put both kings of docs/rules.md's second example shape into one column.
     text = text.replace("TH KC AH 6S", "TH KC AH KD").replace("4S AS KD TC", "4S AS 6S TC")
     deal, moved = parse_board(text)
     assert moved

@@ -5,7 +5,7 @@
 - Every verdict on a reduced pack is compared with an exhaustive
   pure-Python search (``tests/brute.py``).
 - Published facts: PySol deals 64 and 477 are unsolvable (Freecell Solver
-  proved both; ENGINE_NOTES.md and issue 3), most of deals 1-100 are
+  proved both; earlier measurements), most of deals 1-100 are
   solvable.
 """
 
@@ -164,7 +164,7 @@ def test_a_won_position_is_solved_with_no_moves() -> None:
 
 # -- limits, interrupts, threads, determinism ------------------------------
 
-HARD = 417  # undecided after 100 million states (ENGINE_NOTES.md); minutes for us
+HARD = 417  # undecided after 100 million states (earlier measurements); minutes for us
 
 
 def test_max_nodes_is_exact() -> None:
