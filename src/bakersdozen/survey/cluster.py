@@ -52,8 +52,7 @@ from ..errors import BakersDozenError
 
 if TYPE_CHECKING:  # no import of the runner: it imports this module
     from ..records import Record
-    from .runner import Limits
-    from .tasks import Task
+    from .tasks import Limits, Task
 
 __all__ = [
     "ClusterError",

@@ -22,7 +22,7 @@ from typing import IO, Final
 from ..errors import ParseError
 from ..records import DealId, Record
 from ..solution import Verdict
-from . import codecs
+from .codecs import format_record, header, output_format, parse
 from .tasks import Task
 
 __all__ = ["read_records", "RecordWriter", "pending", "FSYNC_INTERVAL"]
@@ -46,13 +46,13 @@ def read_records(path: str, format: str | None = None) -> list[Record]:
     ParseError
         If the file cannot be read or a complete line is not a record.
     """
-    fmt = codecs.output_format(path, format)
+    fmt = output_format(path, format)
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
         raise ParseError(f"{path}: cannot read: {error.strerror or error}") from None
-    return codecs.parse(path, fmt, data[: data.rfind(b"\n") + 1])
+    return parse(path, fmt, data[: data.rfind(b"\n") + 1])
 
 
 class RecordWriter:
@@ -100,14 +100,14 @@ class RecordWriter:
                 self._file.truncate(end)
                 self._file.flush()
                 os.fsync(self._file.fileno())
-            self.existing = codecs.parse(path, format, data[:end])
-            if format == "csv" and end and not data.startswith(codecs.header("csv").encode()):
+            self.existing = parse(path, format, data[:end])
+            if format == "csv" and end and not data.startswith(header("csv").encode()):
                 raise ParseError(
                     f"{path}: a CSV survey of bakersdozen 0.1.0 (other columns): it can be "
                     "read and summarised, but write new records to a new file"
                 )
-            if end == 0 and codecs.header(format):
-                self._write_line(codecs.header(format))
+            if end == 0 and header(format):
+                self._write_line(header(format))
         except BaseException:
             self._file.close()
             self._lock.release()
@@ -124,7 +124,7 @@ class RecordWriter:
 
     def write(self, record: Record) -> None:
         """Append one record as one line."""
-        self._write_line(codecs.format_record(record, self.format))
+        self._write_line(format_record(record, self.format))
 
     def close(self) -> None:
         """Flush, ``fsync`` and close the file; release the lock."""

@@ -14,15 +14,14 @@ import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from dataclasses import dataclass
+
 from typing import TYPE_CHECKING, Any, Final
 
 from ..model import Deal
 from ..records import Record
-from ..rules import BAKERS_DOZEN, Rules
 from ..solution import DEFAULT_MEMORY_MB
 from ..solver import solve
-from .tasks import DealSpec, Task, normalise
+from .tasks import DealSpec, Limits, Task, normalise
 from .workers import InlineExecutor, process_executor, stop, submit
 
 if TYPE_CHECKING:
@@ -31,35 +30,6 @@ if TYPE_CHECKING:
 __all__ = [
     "Limits", "solve_task", "solve_batch", "run", "survey", "default_memory_mb", "MAX_BATCH",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """What every deal of a survey is solved under.
-
-    Attributes
-    ----------
-    time_limit : float or None
-        Seconds of wall-clock time per deal (None: no limit).
-    max_nodes : int or None
-        Positions per deal (None: no limit).
-    memory_mb : float
-        MiB of transposition table per deal.
-    seed : int
-        The move-order seed.
-    moves : bool
-        Keep the winning lines in the records.
-    rules : Rules
-        The game: a PySol number is dealt for it, and every deal is played
-        by it.
-    """
-
-    time_limit: float | None = 10.0
-    max_nodes: int | None = None
-    memory_mb: float = DEFAULT_MEMORY_MB
-    seed: int = 0
-    moves: bool = False
-    rules: Rules = BAKERS_DOZEN
 
 
 def solve_task(task: Task, limits: Limits) -> Record:

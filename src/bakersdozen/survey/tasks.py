@@ -8,6 +8,7 @@ canonical text, :func:`bakersdozen.records.board_id`).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from collections.abc import Iterator
 from typing import Final, Union
 
@@ -17,6 +18,7 @@ from ..errors import ParseError
 from ..model import Deal
 from ..rules import BAKERS_DOZEN, Rules
 from ..records import DealId, board_id
+from ..solution import DEFAULT_MEMORY_MB
 
 __all__ = [
     "Task",
@@ -298,3 +300,32 @@ def normalise(item: DealSpec) -> Task:
                 )
             return text, deal
     raise TypeError(f"a deal must be an int, a Deal or an (id, Deal) pair, not {item!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What every deal of a survey is solved under.
+
+    Attributes
+    ----------
+    time_limit : float or None
+        Seconds of wall-clock time per deal (None: no limit).
+    max_nodes : int or None
+        Positions per deal (None: no limit).
+    memory_mb : float
+        MiB of transposition table per deal.
+    seed : int
+        The move-order seed.
+    moves : bool
+        Keep the winning lines in the records.
+    rules : Rules
+        The game: a PySol number is dealt for it, and every deal is played
+        by it.
+    """
+
+    time_limit: float | None = 10.0
+    max_nodes: int | None = None
+    memory_mb: float = DEFAULT_MEMORY_MB
+    seed: int = 0
+    moves: bool = False
+    rules: Rules = BAKERS_DOZEN
