@@ -4,8 +4,11 @@
 HTML document that shows the columns (bottom card first, the playable top
 card last, overlapped), the foundations, the move number and the move, with
 buttons, a move list, the keyboard (← → step, space play/pause, Home/End)
-and a speed setting.  The moved card is highlighted and slides to its new
-place.  The position is also given in text for screen readers: every
+and a speed setting.  It plays every game of the family (``deal.rules``):
+the cards a move carries (a sequence, where sequences move) are
+highlighted and slide together to their new place, a card may come back
+from a foundation, and foundations not built by suit are named by the Ace
+that began them and stack the cards in the order they were played.  The position is also given in text for screen readers: every
 column and foundation has an ``aria-label`` and a live region announces
 each move.  The user guide is ``docs/replay.md``.
 
@@ -15,7 +18,7 @@ inline, the cards are drawn with CSS and text (system fonts only), and a
 the inline style and script (by their SHA-256 hashes) would block any
 request that slipped in.  The page holds the starting position and the
 moves as compact JSON (see :func:`replay_data`); the script computes the
-positions, so a 150-move solution makes a file of under 19 KB.
+positions, so a 150-move solution makes a file of under 20 KB.
 
 :func:`read_moves` reads a move list as people and programs write it: one
 move per line, or the JSON of ``bakersdozen solve --json``.
@@ -188,7 +191,7 @@ def replay_html(deal: Deal, moves: Iterable[Move | str], *, title: str | None = 
     -------
     str
         One HTML5 document (UTF-8 text, no external resources): about
-        17 KB of markup, style and script plus about 12 bytes per move.
+        17.5 KB of markup, style and script plus about 12 bytes per move.
 
     Raises
     ------
