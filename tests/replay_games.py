@@ -21,12 +21,17 @@ from bakersdozen.rules import BAKERS_DOZEN, PRESETS
 from brute import family_line
 from reference import family_deal, foundation_pile, pack
 
-# (preset, seed of a shuffled 5-rank pack) whose deal is won; castles_in_spain
+SEQUENCE_RULES = BAKERS_DOZEN.replace(moves="sequence", empty_column="kings_only")
+RULES = {**PRESETS, SEQUENCE_RULES.name: SEQUENCE_RULES}
+
+# (game, seed of a shuffled 5-rank pack) whose deal is won; castles_in_spain
 # seed 1's line moves sequences of more than one card and fills an empty
-# column, spanish_patience seed 0's puts cards on piles begun by another suit.
+# column, spanish_patience seed 0's puts cards on piles begun by another
+# suit, the sequence variation's moves sequences of any length.
 SEEDS = {
     "bakers_dozen": 0, "good_measure": 1, "spanish_patience": 0,
     "spanish_patience_ii": 1, "portuguese_solitaire": 2, "castles_in_spain": 1,
+    SEQUENCE_RULES.name: 0,
 }
 
 RETURN_RULES = BAKERS_DOZEN.replace(foundation_return=True)
@@ -46,10 +51,10 @@ class Game:
 
 @lru_cache(maxsize=None)
 def reduced(name: str) -> Game:
-    """The won 5-rank deal of preset *name* (:data:`SEEDS`)."""
+    """The won 5-rank deal of game *name* (:data:`SEEDS`)."""
     cards = pack(5)
     random.Random(SEEDS[name]).shuffle(cards)
-    deal = family_deal(cards, 5, PRESETS[name])
+    deal = family_deal(cards, 5, RULES[name])
     line = family_line(deal)
     assert line is not None
     assert check(deal, line).won

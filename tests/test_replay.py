@@ -30,7 +30,7 @@ from bakersdozen import (
 )
 from bakersdozen.replay import MAX_MOVES, MAX_MOVES_BYTES, read_moves, replay_data
 from bakersdozen.rules import FoundationBuild
-from replay_games import SEEDS, Step, expected_steps, foundation_return, good_measure, reduced
+from replay_games import SEEDS, SEQUENCE_RULES, Step, expected_steps, foundation_return, good_measure, reduced
 
 
 @lru_cache(maxsize=None)
@@ -324,6 +324,7 @@ def test_the_games_have_what_they_test() -> None:
         m.target != FOUNDATION and not check(castles.deal, castles.moves[:k]).position.columns[m.target - 1]
         for k, m in enumerate(castles.moves)
     )
+    assert any(len(s.carried) > 2 for s in steps(SEQUENCE_RULES.name))
     assert any(m.source == FOUNDATION for m in GAMES["foundation_return"]().moves)
     spanish = steps("spanish_patience")[-1].piles
     assert any(Card.from_text(t).suit != pile for pile, p in enumerate(spanish) for t in p)

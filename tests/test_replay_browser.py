@@ -28,7 +28,7 @@ import pytest
 
 from bakersdozen import FOUNDATION, Card, Deal, Move, check, replay_html, solve
 from bakersdozen.replay import replay_data
-from replay_games import expected_steps, foundation_return, good_measure, reduced
+from replay_games import SEQUENCE_RULES, expected_steps, foundation_return, good_measure, reduced
 
 CHROMIUM = os.environ.get("BAKERSDOZEN_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("BAKERSDOZEN_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -372,6 +372,7 @@ _FAMILY = {
     "castles_in_spain": lambda: reduced("castles_in_spain"),
     "portuguese_solitaire": lambda: reduced("portuguese_solitaire"),
     "foundation_return": foundation_return,
+    "sequence": lambda: reduced(SEQUENCE_RULES.name),
 }
 
 
@@ -387,7 +388,8 @@ def test_family_game_step_by_step(driver: Any, tmp_path: Path, name: str) -> Non
     driver.get_log("browser")  # drop the entries of earlier tests
     driver.get(path.as_uri())
     assert driver.execute_script("return document.body.dataset.ready") == "true"
-    assert driver.title == f"{deal.rules.title}{' (foundation_return=True)' if 'return' in name else ''} replay"
+    changed = deal.rules.name.partition("+")[2].replace(",", ", ")
+    assert driver.title == deal.rules.title + (f" ({changed})" if changed else "") + " replay"
     assert_shows(driver, 0, deal, moves)
     before = check(deal, ()).position
     for k in range(1, len(moves) + 1):

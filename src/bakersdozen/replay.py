@@ -123,8 +123,9 @@ def replay_data(deal: Deal, moves: Iterable[Move | str]) -> dict[str, Any]:
           one begun by the Ace of suit *i*:
           ``{"name": "Clubs", "symbol": "♣", "cards": ["AC", "2C"]}`` by
           suit, ``{"name": "A♣", "symbol": "A♣", "cards": ["AC", "2D"]}``
-          for the other foundation builds, cards bottom → top (see
-          :func:`_foundation_piles` for a pile begun before the start);
+          for the other foundation builds, cards bottom → top (a pile not
+          built by suit that was begun before *deal* gets one arrangement
+          of the cards home that fits its height: ``docs/replay.md``);
         - ``"moves"``: shape ``(n,)``, each ``[card, source, target]``
           with *source* and *target* column numbers from 1 (*card* is the
           bottom card of what moves: it and every card above it move), or
