@@ -10,6 +10,7 @@ import hashlib
 import json
 import re
 from functools import lru_cache
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -28,6 +29,8 @@ from bakersdozen import (
     solve,
 )
 from bakersdozen.replay import MAX_MOVES, MAX_MOVES_BYTES, read_moves, replay_data
+from bakersdozen.rules import FoundationBuild
+from replay_games import SEEDS, SEQUENCE_RULES, Step, expected_steps, foundation_return, good_measure, reduced
 
 
 @lru_cache(maxsize=None)
@@ -239,3 +242,118 @@ def test_read_moves_is_bounded() -> None:
     assert len(read_moves("AS 1>F\n" * MAX_MOVES)) == MAX_MOVES
     with pytest.raises(TypeError):
         read_moves(b"AS 1>F")  # type: ignore[arg-type]
+
+
+# -- the family of games ---------------------------------------------------------
+
+GAMES = {
+    **{name: (lambda name=name: reduced(name)) for name in SEEDS},
+    "good_measure_pysol_2": good_measure,
+    "foundation_return": foundation_return,
+}
+
+
+def _play_as_the_page_does(
+    data: dict[str, Any], steps: list[Step], moves: tuple[Move, ...]
+) -> None:
+    """Apply the encoded moves mechanically (no rule), as the script does,
+    and compare each position with check()'s."""
+    columns = [list(c) for c in data["columns"]]
+    piles = [list(p["cards"]) for p in data["foundations"]]
+    assert columns == steps[0].columns and piles == steps[0].piles
+    for encoded, move, step in zip(data["moves"], moves, steps[1:], strict=True):
+        card, source, target = encoded[:3]
+        assert (card, source, target) == (str(move.card), move.source, move.target)
+        assert (encoded[3] if len(encoded) == 4 else None) == step.pile
+        origin = columns[source - 1] if source else piles[encoded[3]]
+        unit = origin[origin.index(card):]
+        del origin[len(origin) - len(unit):]
+        (columns[target - 1] if target else piles[encoded[3]]).extend(unit)
+        assert unit == step.carried
+        assert columns == step.columns
+        assert piles == step.piles
+
+
+def _assert_piles_fit(deal: Deal, piles: list[list[str]]) -> None:
+    """Pile i is begun by the Ace of suit i and goes up one rank a card, by
+    the game's foundation rule, holding exactly the cards not in a column."""
+    rules = deal.rules
+    for suit, pile in zip(Suit, piles):
+        cards = [Card.from_text(text) for text in pile]
+        assert len(cards) == deal.foundations[suit]
+        assert [c.rank for c in cards] == list(range(1, len(cards) + 1))
+        if cards:
+            assert cards[0].suit == suit
+        for below, above in zip(cards, cards[1:]):
+            if rules.foundation_build is FoundationBuild.BY_SUIT:
+                assert above.suit == below.suit
+            elif rules.foundation_build is FoundationBuild.ALTERNATE_COLOURS:
+                assert above.suit.is_red != below.suit.is_red
+    placed = {card for column in deal.columns for card in column}
+    home = {Card(r, s) for r in range(1, deal.ranks + 1) for s in Suit} - placed
+    assert sorted(Card.from_text(t) for p in piles for t in p) == sorted(home)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_replay_data_plays_every_game(name: str) -> None:
+    game = GAMES[name]()
+    data = replay_data(game.deal, game.moves)
+    steps = expected_steps(game.deal, game.moves, [p["cards"] for p in data["foundations"]])
+    _assert_piles_fit(game.deal, steps[0].piles)
+    _play_as_the_page_does(data, steps, game.moves)
+    _assert_piles_fit(check(game.deal, game.moves).position, steps[-1].piles)
+    assert embedded(replay_html(game.deal, game.moves)) == data
+    rules = game.deal.rules
+    labels = [(p["name"], p["symbol"]) for p in data["foundations"]]
+    if rules.foundation_build is FoundationBuild.BY_SUIT:
+        assert labels == [(s.name.capitalize(), s.symbol) for s in Suit]
+    else:
+        assert labels == [(f"A{s.symbol}", f"A{s.symbol}") for s in Suit]
+
+
+def test_the_games_have_what_they_test() -> None:
+    """The lines above do move sequences, bring cards back and mix suits on a pile."""
+    def steps(name: str) -> list[Step]:
+        game = GAMES[name]()
+        start = [p["cards"] for p in replay_data(game.deal, [])["foundations"]]
+        return expected_steps(game.deal, game.moves, start)
+
+    castles = GAMES["castles_in_spain"]()
+    assert any(len(s.carried) > 1 for s in steps("castles_in_spain"))
+    assert any(  # a move onto an empty column
+        m.target != FOUNDATION and not check(castles.deal, castles.moves[:k]).position.columns[m.target - 1]
+        for k, m in enumerate(castles.moves)
+    )
+    assert any(len(s.carried) > 2 for s in steps(SEQUENCE_RULES.name))
+    assert any(m.source == FOUNDATION for m in GAMES["foundation_return"]().moves)
+    spanish = steps("spanish_patience")[-1].piles
+    assert any(Card.from_text(t).suit != pile for pile, p in enumerate(spanish) for t in p)
+    measure = GAMES["good_measure_pysol_2"]()
+    assert len(measure.deal.columns) == 10 and measure.deal.foundations.count(1) == 2
+
+
+def test_mid_game_start_of_spanish_patience() -> None:
+    """A position records pile heights only: the page gets cards that fit them."""
+    game = GAMES["spanish_patience"]()
+    for k in range(0, len(game.moves), 7):
+        middle = check(game.deal, game.moves[:k]).position
+        data = replay_data(middle, game.moves[k:])
+        start = [p["cards"] for p in data["foundations"]]
+        _assert_piles_fit(middle, start)
+        _play_as_the_page_does(data, expected_steps(middle, game.moves[k:], start), game.moves[k:])
+
+
+def test_the_page_names_the_game() -> None:
+    game = GAMES["spanish_patience"]()
+    page = replay_html(game.deal, game.moves)
+    assert "<title>Spanish Patience replay</title>" in page
+    assert f"<small>Spanish Patience: {len(game.moves)} moves, 5 columns</small>" in page
+    ret = GAMES["foundation_return"]()
+    assert "<title>Baker&#x27;s Dozen (foundation_return=True) replay</title>" in replay_html(
+        ret.deal, ret.moves)
+    measure = GAMES["good_measure_pysol_2"]()
+    page = replay_html(measure.deal, measure.moves, title="PySol deal 2")
+    assert "<title>PySol deal 2 \u00b7 Good Measure</title>" in page
+    assert "<h1>PySol deal 2 <small>Good Measure: " in page
+    page = replay_html(measure.deal, (), title="Good Measure, deal 2")
+    assert "<title>Good Measure, deal 2</title>" in page

@@ -26,7 +26,9 @@ from typing import Any
 
 import pytest
 
-from bakersdozen import Card, Deal, Move, check, replay_html, solve
+from bakersdozen import FOUNDATION, Card, Deal, Move, check, replay_html, solve
+from bakersdozen.replay import replay_data
+from replay_games import SEQUENCE_RULES, expected_steps, foundation_return, good_measure, reduced
 
 CHROMIUM = os.environ.get("BAKERSDOZEN_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("BAKERSDOZEN_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -95,6 +97,13 @@ return {
   piles: Array.from(document.querySelectorAll('#foundations .pile')).map(function (p) {
     return p.dataset.top;
   }),
+  pileCards: Array.from(document.querySelectorAll('#foundations .pile')).map(function (p) {
+    return p.dataset.cards ? p.dataset.cards.split(' ') : [];
+  }),
+  pileShown: Array.from(document.querySelectorAll('#foundations .pile')).map(function (p) {
+    return Array.from(p.querySelectorAll('.card')).map(function (e) { return e.dataset.card; });
+  }),
+  moveText: document.getElementById('movetext').textContent,
   moved: Array.from(document.querySelectorAll('.card.moved')).map(function (e) {
     return e.dataset.card;
   }),
@@ -119,12 +128,20 @@ def assert_shows(
     assert shown["columns"] == [[str(card) for card in col] for col in expected.columns]
     tops = [Card.from_text(top) if top else None for top in shown["piles"]]
     assert [card.rank if card else 0 for card in tops] == list(expected.foundations)
-    assert all(card is None or card.suit == suit for suit, card in enumerate(tops))
+    start = [pile["cards"] for pile in replay_data(deal, ())["foundations"]]
+    step = expected_steps(deal, moves[:k], start)[k]
+    assert shown["pileCards"] == step.piles  # every card, in the order played
+    assert shown["piles"] == [pile[-1] if pile else "" for pile in step.piles]
+    assert shown["pileShown"] == [pile[-1:] for pile in step.piles]
     for number, (label, col) in enumerate(zip(shown["columnLabels"], expected.columns), 1):
         cards = " ".join(card.symbol for card in col)
         assert label == (f"Column {number}: {cards} (top {col[-1].symbol})" if col
                          else f"Column {number}: empty")
-    assert shown["moved"] == ([str(moves[k - 1].card)] if k else [])
+    # The cards the move carried are outlined (a foundation shows only its top).
+    shown_cards = {card for col in shown["columns"] for card in col} | set(shown["piles"])
+    assert sorted(shown["moved"]) == sorted(c for c in step.carried if c in shown_cards)
+    if k:
+        assert str(moves[k - 1].card) in shown["moved"]
     return shown
 
 
@@ -346,3 +363,98 @@ def test_reduced_motion_shows_no_slide(driver: Any, page: Path) -> None:
         assert_shows(driver, 2)
     finally:
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+# -- the family of games ---------------------------------------------------------
+
+_FAMILY = {
+    "spanish_patience": lambda: reduced("spanish_patience"),
+    "castles_in_spain": lambda: reduced("castles_in_spain"),
+    "portuguese_solitaire": lambda: reduced("portuguese_solitaire"),
+    "foundation_return": foundation_return,
+    "sequence": lambda: reduced(SEQUENCE_RULES.name),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_FAMILY))
+def test_family_game_step_by_step(driver: Any, tmp_path: Path, name: str) -> None:
+    """Every step of a reduced game of the family, forward and back, shows check()'s position."""
+    from selenium.webdriver.common.keys import Keys
+
+    game = _FAMILY[name]()
+    deal, moves = game.deal, game.moves
+    path = tmp_path / f"{name}.html"
+    path.write_text(replay_html(deal, moves), encoding="utf-8")
+    driver.get_log("browser")  # drop the entries of earlier tests
+    driver.get(path.as_uri())
+    assert driver.execute_script("return document.body.dataset.ready") == "true"
+    changed = deal.rules.name.partition("+")[2].replace(",", ", ")
+    assert driver.title == deal.rules.title + (f" ({changed})" if changed else "") + " replay"
+    assert_shows(driver, 0, deal, moves)
+    before = check(deal, ()).position
+    for k in range(1, len(moves) + 1):
+        press(driver, Keys.ARROW_RIGHT)
+        shown = assert_shows(driver, k, deal, moves)
+        move = moves[k - 1]
+        if move.target != FOUNDATION and move.source != FOUNDATION:
+            target = before.columns[move.target - 1]
+            where = f" onto {target[-1].symbol} in column" if target else " to empty column"
+            carried = before.columns[move.source - 1]
+            carried = carried[carried.index(move.card):]
+            words = " ".join(c.symbol for c in carried) + f" from column {move.source}{where} {move.target}"
+            assert shown["moveText"] == f"{move} \u00b7 {words}" + (
+                ". All cards are home." if k == len(moves) else "")
+        elif move.source == FOUNDATION:
+            assert f"{move.card.symbol} from the {move.card.suit.name.capitalize()} foundation" in shown["moveText"]
+        before = check(deal, moves[:k]).position
+    for k in range(len(moves) - 1, len(moves) - 6, -1):
+        press(driver, Keys.ARROW_LEFT)
+        assert_shows(driver, k, deal, moves)
+    press(driver, Keys.HOME)
+    assert_shows(driver, 0, deal, moves)
+    assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_good_measure_ten_columns(driver: Any, tmp_path: Path) -> None:
+    """A full Good Measure deal: ten columns, two Aces home at the start."""
+    game = good_measure()
+    deal, moves = game.deal, game.moves
+    path = tmp_path / "good_measure.html"
+    path.write_text(replay_html(deal, moves, title="PySol deal 2"), encoding="utf-8")
+    driver.set_window_size(1280, 900)
+    driver.get(path.as_uri())
+    assert driver.title == "PySol deal 2 \u00b7 Good Measure"
+    shown = assert_shows(driver, 0, deal, moves)
+    assert len(shown["columns"]) == 10
+    assert sum(1 for top in shown["piles"] if top == "") == 2
+    for k in (1, 2, 17, len(moves) // 2, len(moves) - 1, len(moves)):
+        click(driver, f'#movelist button[data-step="{k}"]')
+        assert_shows(driver, k, deal, moves)
+    width = driver.execute_script(
+        "var b = document.getElementById('board'); return [b.scrollWidth, b.clientWidth];")
+    assert width[0] <= width[1]  # all ten columns at once on a laptop
+
+
+def test_sequence_slides_together(driver: Any, tmp_path: Path) -> None:
+    """The cards a move carries slide together, one animation each."""
+    from selenium.webdriver.common.keys import Keys
+
+    game = reduced("castles_in_spain")
+    deal, moves = game.deal, game.moves
+    start = [pile["cards"] for pile in replay_data(deal, ())["foundations"]]
+    steps = expected_steps(deal, moves, start)
+    k = next(k for k, step in enumerate(steps) if len(step.carried) > 1)
+    path = tmp_path / "castles.html"
+    path.write_text(replay_html(deal, moves), encoding="utf-8")
+    driver.get(path.as_uri())
+    click(driver, f'#movelist button[data-step="{k - 1}"]')
+    driver.execute_script(_RECORD_ANIMATIONS)
+    press(driver, Keys.ARROW_RIGHT)
+    driver.execute_script("document.getAnimations().forEach(function (a) { a.finish(); })")
+    shown = assert_shows(driver, k, deal, moves)
+    assert sorted(driver.execute_script("return window.slid")) == sorted(steps[k].carried)
+    assert sorted(shown["moved"]) == sorted(steps[k].carried)
+    press(driver, Keys.ARROW_LEFT)  # back: the same cards slide back
+    driver.execute_script("document.getAnimations().forEach(function (a) { a.finish(); })")
+    assert_shows(driver, k - 1, deal, moves)
+    assert sorted(driver.execute_script("return window.slid")) == sorted(steps[k].carried * 2)

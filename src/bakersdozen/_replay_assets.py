@@ -58,8 +58,8 @@ main { display: flex; align-items: flex-start; gap: 12px; padding: 0 12px 12px; 
   display: block; text-align: center; font-size: 0.8rem; line-height: 1.4; opacity: 0.85;
   border-radius: 4px; margin-bottom: 3px;
 }
-.col.from .label { background: #ffffff33; opacity: 1; }
-.col.to .label, .pile.to .label { background: var(--glow); color: var(--ink); opacity: 1; font-weight: 700; }
+.from .label { background: #ffffff33; opacity: 1; }
+.to .label { background: var(--glow); color: var(--ink); opacity: 1; font-weight: 700; }
 .cards { position: relative; min-height: var(--ch); }
 .slot {
   width: var(--cw); height: var(--ch); border-radius: 6px; border: 2px dashed #ffffff55;
@@ -141,11 +141,12 @@ SCRIPT: Final = r"""
     return (rank === "T" ? "10" : rank) + SUIT[card.slice(-1)];
   }
   function notation(m) {
-    return m[0] + " " + m[1] + ">" + (m[2] === 0 ? "F" : m[2]);
+    return m[0] + " " + (m[1] || "F") + ">" + (m[2] || "F");
   }
 
-  /* Every position, from the start: states[k] is the position after k moves. */
-  var states = [];
+  /* Every position, from the start: states[k] is the position after k moves,
+     units[k] the cards move k carried (its card and every card above it). */
+  var states = [], units = [[]];
   (function () {
     var cols = data.columns.map(function (c) { return c.slice(); });
     var piles = data.foundations.map(function (f) { return f.cards.slice(); });
@@ -157,23 +158,23 @@ SCRIPT: Final = r"""
     }
     snap();
     moves.forEach(function (m, i) {
-      var col = cols[m[1] - 1];
-      if (!col || col[col.length - 1] !== m[0]) {
+      var from = m[1] ? cols[m[1] - 1] : piles[m[3]], at = from ? from.lastIndexOf(m[0]) : -1;
+      if (at < 0) {
         throw new Error("move " + (i + 1) + " " + notation(m) + " does not fit the position");
       }
-      col.pop();
-      if (m[2] === 0) { piles[m[3]].push(m[0]); } else { cols[m[2] - 1].push(m[0]); }
+      var unit = from.splice(at), to = m[2] ? cols[m[2] - 1] : piles[m[3]];
+      unit.forEach(function (c) { to.push(c); });
+      units.push(unit);
       snap();
     });
   })();
 
   function describe(k) {
-    var m = moves[k - 1], card = sym(m[0]);
-    if (m[2] === 0) {
-      return card + " from column " + m[1] + " to the " + data.foundations[m[3]].name + " foundation";
-    }
-    var under = states[k - 1].cols[m[2] - 1];
-    return card + " from column " + m[1] + " onto " + sym(under[under.length - 1]) + " in column " + m[2];
+    var m = moves[k - 1], under = m[2] && states[k - 1].cols[m[2] - 1];
+    var pile = m[3] === undefined ? "" : "the " + data.foundations[m[3]].name + " foundation";
+    return units[k].map(sym).join(" ") + " from " + (m[1] ? "column " + m[1] : pile) +
+      (!m[2] ? " to " + pile : under.length ? " onto " + sym(under[under.length - 1]) +
+        " in column " + m[2] : " to empty column " + m[2]);
   }
 
   function el(tag, cls, text) {
@@ -252,14 +253,13 @@ SCRIPT: Final = r"""
       box.textContent = "";
       if (top) { box.appendChild(cardElement(top)); } else { box.appendChild(el("div", "slot", f.symbol)); }
       pile.setAttribute("data-top", top);
+      pile.setAttribute("data-cards", cards.join(" "));
       pile.setAttribute("aria-label", f.name + " foundation: " + (top ? "up to " + sym(top) + " (" +
         cards.length + (cards.length === 1 ? " card)" : " cards)") : "empty"));
-      pile.classList.toggle("to", !!m && m[2] === 0 && m[3] === i);
+      pile.classList.toggle("to", !!m && !m[2] && m[3] === i);
+      pile.classList.toggle("from", !!m && !m[1] && m[3] === i);
     });
-    if (m) {
-      var moved = board.querySelector('[data-card="' + m[0] + '"]');
-      if (moved) { moved.classList.add("moved"); }
-    }
+    cardEls(units[step]).forEach(function (e) { e.classList.add("moved"); });
     var won = s.cols.every(function (c) { return c.length === 0; });
     counter.textContent = "Move " + step + " of " + n;
     moveText.textContent = step === 0 ? "Starting position" :
@@ -274,6 +274,12 @@ SCRIPT: Final = r"""
     document.body.setAttribute("data-step", String(step));
   }
 
+  /* The shown elements of these cards (a foundation shows only its top card). */
+  function cardEls(cards) {
+    return cards.map(function (c) { return board.querySelector('[data-card="' + c + '"]'); })
+      .filter(Boolean);
+  }
+
   function slideDuration() {
     return Math.min(320, 700 / Number(speed.value));
   }
@@ -281,20 +287,20 @@ SCRIPT: Final = r"""
   function go(k) {
     k = Math.max(0, Math.min(n, k));
     if (k === step) { return; }
-    var card = null, from = null;
+    var unit = [], from = {};
     if (step >= 0 && Math.abs(k - step) === 1 && !reduceMotion) {
-      card = moves[Math.max(k, step) - 1][0];
-      var before = board.querySelector('[data-card="' + card + '"]');
-      if (before) { from = before.getBoundingClientRect(); }
+      unit = units[Math.max(k, step)];
+      cardEls(unit).forEach(function (e) { from[e.dataset.card] = e.getBoundingClientRect(); });
     }
     var single = k === step + 1;
     step = k;
     render();
-    if (from) {
-      var after = board.querySelector('[data-card="' + card + '"]');
-      if (after && after.animate) {
+    /* The cards of the move slide together from where they were. */
+    cardEls(unit).forEach(function (after) {
+      var was = from[after.dataset.card];
+      if (was && after.animate) {
         var to = after.getBoundingClientRect();
-        var dx = from.left - to.left, dy = from.top - to.top;
+        var dx = was.left - to.left, dy = was.top - to.top;
         if (dx || dy) {
           after.animate([
             { transform: "translate(" + dx + "px, " + dy + "px)" },
@@ -302,7 +308,7 @@ SCRIPT: Final = r"""
           ], { duration: slideDuration(), easing: "ease-out" });
         }
       }
-    }
+    });
     if (step === 0) {
       announcer.textContent = "Starting position.";
     } else if (single) {
