@@ -1,0 +1,134 @@
+"""The compiled engine plays every knob of the family (docs/rules.md, docs/engine.md).
+
+Two independent witnesses:
+
+- perft: the engine's full move generator counts the same move sequences
+  as the reference generator of ``tests/reference.py``, for each preset and
+  knob combination (``bench/perft_engine_family.json``, made once by
+  ``bench/perft_engine_family.py``);
+- verdicts: on reduced packs (ranks 1..R of four suits), :func:`solve`
+  (the pruned search) and the exhaustive brute force of ``tests/brute.py``
+  (every legal move, no pruning) agree, and every win replays with
+  :func:`check` under the same rules.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bakersdozen import Card, Deal, Verdict, check, solve
+from bakersdozen.rules import BAKERS_DOZEN, PRESETS, Rules
+from bakersdozen.solver import perft
+from brute import family_line
+from reference import family_deal, pack
+
+DATA = Path(__file__).resolve().parent.parent / "bench" / "perft_engine_family.json"
+
+#: The presets and knob combinations on top of Baker's Dozen.
+RULE_SETS: dict[str, Rules] = dict(PRESETS)
+for _knobs in (
+    {"moves": "sequence"},
+    {"moves": "supermove", "empty_column": "any_card"},
+    {"empty_column": "any_card"},
+    {"empty_column": "kings_only"},
+    {"foundation_return": True},
+    {"build": "same_suit"},
+    {"build": "other_suit"},
+    {"foundation_build": "any_suit"},
+    {"moves": "sequence", "foundation_return": True},
+    {"build": "alternate_colours", "moves": "sequence", "empty_column": "kings_only"},
+):
+    _rules = BAKERS_DOZEN.replace(**_knobs)
+    RULE_SETS[_rules.name] = _rules
+
+
+def _data() -> dict[str, Any]:
+    return json.loads(DATA.read_text())["rules"]  # type: ignore[no-any-return]
+
+
+def _rules_of(name: str, knobs: dict[str, Any]) -> Rules:
+    rules = PRESETS[name.split("+", 1)[0]].replace(**knobs)
+    assert rules.name == name
+    return rules
+
+
+def test_perft_data_covers_every_preset_and_knob_value() -> None:
+    data = _data()
+    assert set(PRESETS) <= set(data)
+    seen: dict[str, set[object]] = {}
+    for entry in data.values():
+        for knob, value in entry["knobs"].items():
+            seen.setdefault(knob, set()).add(value)
+    assert seen["build"] == {"any_suit", "alternate_colours", "same_suit", "other_suit"}
+    assert seen["moves"] == {"one_card", "sequence", "supermove"}
+    assert seen["empty_column"] == {"nothing", "any_card", "kings_only"}
+    assert seen["foundation_build"] == {"by_suit", "alternate_colours", "any_suit"}
+    assert seen["foundation_return"] == {False, True}
+
+
+@pytest.mark.parametrize("name", sorted(json.loads(DATA.read_text())["rules"]))
+def test_engine_perft_matches_the_reference(name: str) -> None:
+    entry = _data()[name]
+    rules = _rules_of(name, entry["knobs"])
+    for position in entry["positions"]:
+        deal = Deal(
+            tuple(tuple(Card.from_text(c) for c in column) for column in position["columns"]),
+            tuple(position["foundations"]),  # type: ignore[arg-type]
+            position["ranks"],
+            rules,
+        )
+        got = {depth: perft(deal, int(depth)) for depth in position["perft"]}
+        assert got == position["perft"], (name, position["origin"])
+
+
+def _deal(rules: Rules, seed: int, ranks: int) -> Deal:
+    cards = pack(ranks)
+    random.Random(seed).shuffle(cards)
+    return family_deal(cards, ranks, rules)
+
+
+def _agree(deal: Deal, rules: Rules) -> bool:
+    """The engine's verdict equals the brute force's; a win replays. Returns the verdict."""
+    solution = solve(deal, time_limit=60)
+    assert solution.verdict in (Verdict.SOLVED, Verdict.UNSOLVABLE)
+    assert solution.solved == (family_line(deal, rules) is not None), deal.to_text()
+    if solution.solved:
+        assert check(deal, solution.moves).won
+    return solution.solved
+
+
+#: Fewer examples where the brute force is slow (ten columns of reduced Good
+#: Measure packs; cards coming back from the foundations).
+_EXAMPLES = {"good_measure": 12, "bakers_dozen+foundation_return=True": 20,
+             "bakers_dozen+moves=sequence,foundation_return=True": 20}
+
+
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_engine_verdicts_agree_with_the_brute_force(name: str) -> None:
+    rules = RULE_SETS[name]
+
+    @settings(max_examples=_EXAMPLES.get(name, 30), deadline=None, database=None)
+    @given(seed=st.integers(0, 2**32 - 1), ranks=st.sampled_from([3, 4]))
+    def agree(seed: int, ranks: int) -> None:
+        _agree(_deal(rules, seed, ranks), rules)
+
+    agree()
+
+
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_the_sample_holds_both_verdicts(name: str) -> None:
+    # deterministic deals until both a win and a loss have been seen (and agreed on)
+    rules = RULE_SETS[name]
+    verdicts = set()
+    for seed in range(200):
+        verdicts.add(_agree(_deal(rules, seed, 3 if seed % 2 else 4), rules))
+        if len(verdicts) == 2:
+            break
+    assert verdicts == {True, False}
