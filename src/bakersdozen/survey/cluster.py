@@ -38,6 +38,7 @@ same command resumes.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import math
 import threading
@@ -152,7 +153,7 @@ def quiet_logs() -> None:
     reconnect; the command line says what happened in one line instead.
     """
     try:
-        import distributed  # noqa: F401 - sets up Dask's loggers
+        importlib.import_module("distributed")  # sets up Dask's loggers
     except ImportError:
         return
     for name in list(logging.root.manager.loggerDict):
@@ -252,7 +253,7 @@ class DaskExecutor(Executor):
         key = f"bakersdozen-{getattr(fn, '__name__', 'task')}-{uuid.uuid4().hex}"
         try:
             dask_future = self.client.submit(fn, *args, key=key, pure=False, **kwargs)
-        except Exception as error:  # noqa: BLE001 - a closed client, a lost scheduler
+        except Exception:  # noqa: BLE001 - a closed client, a lost scheduler
             if self.client.status not in ("running", "newly-created"):
                 raise _lost(self.address) from None
             raise
@@ -291,7 +292,8 @@ class DaskExecutor(Executor):
                     settle(lambda: future.set_exception(error))
             except BaseException as failure:  # noqa: BLE001 - gathering failed
                 lost = self.client.status not in ("running", "newly-created")
-                settle(lambda: future.set_exception(_lost(address) if lost else failure))
+                reason = _lost(address) if lost else failure
+                settle(lambda: future.set_exception(reason))
 
         future.add_done_callback(cancel_on_dask)
         dask_future.add_done_callback(transfer)
