@@ -132,3 +132,95 @@ def test_the_sample_holds_both_verdicts(name: str) -> None:
         if len(verdicts) == 2:
             break
     assert verdicts == {True, False}
+
+
+# -- keys and pruning guards ----------------------------------------------------
+
+def _position(deal: Deal) -> Any:
+    from bakersdozen import _position
+    from bakersdozen.solver import _engine_args
+
+    return _position.Position(*_engine_args(deal))
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(list(RULE_SETS)), number=st.integers(1, 10**5),
+       seed=st.integers(0, 2**32 - 1))
+def test_incremental_keys_match_full_recomputation(name: str, number: int, seed: int) -> None:
+    rng = random.Random(seed)
+    deal = Deal.pysol(number, RULE_SETS[name])
+    position = _position(deal)
+    start = position.key
+    played = 0
+    for _ in range(80):
+        moves = position.legal_moves()
+        if not moves or (rng.random() < 0.15 and played):
+            if not played:
+                break
+            position.unmake()
+            played -= 1
+        else:
+            position.make(rng.choice(moves))
+            played += 1
+        assert position.key == position.full_key()
+    while played:
+        position.unmake()
+        played -= 1
+    assert position.key == start and position.columns == [
+        [card.index for card in column] for column in deal.columns
+    ]
+
+
+def test_key_sees_the_foundation_piles_when_they_are_not_by_suit() -> None:
+    # the same tableau with the cards home on different piles: different
+    # positions (what each pile takes next differs)
+    rules = OPEN.replace(foundation_build="any_suit")
+    column = _cards("2C 2D 3C 3D 3H 3S")
+    one = Deal((column,), (2, 2, 1, 1), 3, rules)
+    two = Deal((column,), (1, 2, 1, 2), 3, rules)
+    assert _position(one).key != _position(two).key
+    assert _position(one).key == _position(Deal((column,), (2, 2, 1, 1), 3, rules)).key
+
+
+def _cards(text: str) -> tuple[Card, ...]:
+    return tuple(Card.from_text(t) for t in text.split())
+
+
+#: Baker's Dozen with Kings left where they are, for small hand-made positions.
+OPEN = BAKERS_DOZEN.replace(kings="none")
+
+
+def test_lone_card_rule_only_where_empty_columns_take_nothing() -> None:
+    # 2C alone in column 1 may go onto 3H; under Baker's Dozen the search
+    # never tries it, where an empty column takes a card it must
+    columns = (_cards("2C"), _cards("AC AD 3H"), _cards("3D 3C 3S AH AS 2H 2S 2D"))
+    deal = Deal(columns, (0, 0, 0, 0), 3, OPEN)
+    lone = (Card.from_text("2C").index, 0, 1)
+    assert lone in _position(deal).legal_moves()
+    assert lone not in _position(deal).search_moves()
+    for knobs in ({"empty_column": "any_card"}, {"empty_column": "kings_only"},
+                  {"moves": "sequence"}):
+        rules = OPEN.replace(**knobs)
+        assert lone in _position(deal.with_rules(rules)).search_moves(), knobs
+
+
+def test_dead_card_rule_only_without_foundation_return() -> None:
+    # 2C lies on AC and no card is one rank higher: 2C can never move in
+    # Baker's Dozen, so the search gives no moves; where an empty column
+    # takes a card, or any foundation pile may take it, it can
+    columns = (_cards("AC 2C"), _cards("AD"), _cards("AH AS 2D 2H 2S"))
+    deal = Deal(columns, (0, 0, 0, 0), 2, OPEN)
+    assert _position(deal).search_moves() == []
+    assert solve(deal).verdict is Verdict.UNSOLVABLE
+    for knobs in ({"empty_column": "any_card"}, {"foundation_build": "any_suit"}):
+        rules = OPEN.replace(**knobs)
+        assert _position(deal.with_rules(rules)).search_moves() != [], knobs
+
+
+def test_safe_foundation_moves_only_by_suit_without_return() -> None:
+    # AC is safe to play home at once under Baker's Dozen: the search's only move
+    columns = (_cards("2D AC"), _cards("AD AH AS"), _cards("2C 2H 2S"))
+    deal = Deal(columns, (0, 0, 0, 0), 2, OPEN)
+    assert _position(deal).search_moves() == [(Card.from_text("AC").index, 0, -1)]
+    returns = deal.with_rules(OPEN.replace(foundation_return=True))
+    assert len(_position(returns).search_moves()) > 1
