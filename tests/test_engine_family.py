@@ -224,3 +224,40 @@ def test_safe_foundation_moves_only_by_suit_without_return() -> None:
     assert _position(deal).search_moves() == [(Card.from_text("AC").index, 0, -1)]
     returns = deal.with_rules(OPEN.replace(foundation_return=True))
     assert len(_position(returns).search_moves()) > 1
+
+
+# -- the command line goes through solve() for every preset -----------------------
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_cli_hint_review_solve_bench_play_every_preset(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bakersdozen.cli import main
+
+    deal = Deal.pysol(2, name)
+    line = solve(deal).moves
+    board = tmp_path / "board.txt"
+    board.write_text(deal.to_text(), encoding="utf-8")
+    moves = tmp_path / "moves.txt"
+    moves.write_text("\n".join(str(m) for m in line[:10]) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["hint", str(board), "--game", name, "--memory-mb", "64"]) == 0
+    hint = capsys.readouterr().out
+    assert hint.startswith("hint: ")
+    assert main(["review", str(board), str(moves), "--game", name, "--memory-mb", "64"]) == 0
+    assert "still winnable" in capsys.readouterr().out
+    assert main(["solve", "--deal", "2", "--game", name, "--json"]) == 0
+    solved = json.loads(capsys.readouterr().out)
+    assert solved["game"] == name and solved["verdict"] == "solved"
+    from bakersdozen.model import FOUNDATION, Move
+
+    played = [
+        Move(Card.from_text(m["card"]),
+             FOUNDATION if m["source"] == "foundation" else m["source"],
+             FOUNDATION if m["target"] == "foundation" else m["target"])
+        for m in solved["moves"]
+    ]
+    assert check(deal, played).won
+    assert main(["bench", "--deals", "2", "--game", name, "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)["solvers"]["bakersdozen"]["summary"]
+    assert summary["solved"] == 1
