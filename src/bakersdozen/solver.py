@@ -34,7 +34,7 @@ from .rules import (
 )
 from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
 
-__all__ = ["Verdict", "Solution", "solve", "legal_moves", "SEARCH_METHODS"]
+__all__ = ["Verdict", "Solution", "solve", "legal_moves", "perft", "SEARCH_METHODS"]
 
 
 
