@@ -60,6 +60,7 @@ cdef enum:
     # foundation move, one unit onto each of 12 non-empty columns and up to 13
     # units into each empty column, plus 4 foundation cards onto 13 columns
     MAXMOVES = 1024
+    PLAIN_MOVES = 128    # bound under Baker's Dozen's play: 13 tops x (4 targets + 1)
     # Play knob codes (the order of the enums in bakersdozen.rules)
     BUILD_ANY = 0
     BUILD_ALT = 1
@@ -288,184 +289,6 @@ cdef inline void toggle_pile(State* s, int p) noexcept nogil:
     s.check ^= ZOB_FCHECK[16 * p + s.found[p]]
 
 
-cdef inline int make_family(State* s, move_t m) noexcept nogil:
-    """:func:`make` for every knob."""
-    cdef int c = move_card(m), to = move_target(m), k = move_count(m)
-    cdef int src = s.where[c], h, th, b, i, x, p
-    if src == NO_COLUMN:            # back from its foundation (by suit)
-        s.found[card_suit(c)] -= 1
-        s.home &= ~bit(c)
-        s.left += 1
-        th = s.height[to]
-        b = BOTTOM
-        if th > 0:
-            b = s.cols[to][th - 1]
-            s.tops &= ~bit(b)
-        s.cols[to][th] = c
-        s.height[to] = th + 1
-        s.where[c] = to
-        s.tops |= bit(c)
-        toggle_pair(s, c, b)
-        return NO_COLUMN
-    h = s.height[src] - k
-    s.height[src] = h
-    b = BOTTOM
-    if h > 0:
-        b = s.cols[src][h - 1]
-        s.tops |= bit(b)
-    toggle_pair(s, c, b)
-    if to == TO_FOUNDATION:
-        s.tops &= ~bit(c)
-        s.home |= bit(c)
-        if s.play.fbuild == FOUND_SUIT:
-            s.found[card_suit(c)] += 1
-        else:
-            p = move_pile(m)
-            toggle_pile(s, p)
-            s.found[p] += 1
-            toggle_pile(s, p)
-        s.where[c] = NO_COLUMN
-        s.left -= 1
-        return src
-    th = s.height[to]
-    b = BOTTOM
-    if th > 0:
-        b = s.cols[to][th - 1]
-        s.tops &= ~bit(b)
-    for i in range(k):
-        x = s.cols[src][h + i]
-        s.cols[to][th + i] = x
-        s.where[x] = to
-    s.height[to] = th + k
-    toggle_pair(s, c, b)
-    return src
-
-
-cdef inline void unmake_family(State* s, move_t m, int src) noexcept nogil:
-    """:func:`unmake` for every knob."""
-    cdef int c = move_card(m), to = move_target(m), k = move_count(m)
-    cdef int h, th, b, i, x, p
-    if to == TO_FOUNDATION:
-        s.home &= ~bit(c)
-        s.left += 1
-        if s.play.fbuild == FOUND_SUIT:
-            s.found[card_suit(c)] -= 1
-        else:
-            p = move_pile(m)
-            toggle_pile(s, p)
-            s.found[p] -= 1
-            toggle_pile(s, p)
-        th = 0          # the unit (one card) comes from nowhere in the tableau
-    else:
-        th = s.height[to] - k
-        s.height[to] = th
-        b = BOTTOM
-        if th > 0:
-            b = s.cols[to][th - 1]
-            s.tops |= bit(b)
-        toggle_pair(s, c, b)
-        if src == NO_COLUMN:        # it goes back to its foundation
-            s.found[card_suit(c)] += 1
-            s.home |= bit(c)
-            s.where[c] = NO_COLUMN
-            s.tops &= ~bit(c)
-            s.left -= 1
-            return
-    h = s.height[src]
-    b = BOTTOM
-    if h > 0:
-        b = s.cols[src][h - 1]
-        s.tops &= ~bit(b)
-    if to == TO_FOUNDATION:
-        s.cols[src][h] = c
-        s.where[c] = src
-        s.tops |= bit(c)
-    else:
-        for i in range(k):
-            x = s.cols[to][th + i]
-            s.cols[src][h + i] = x
-            s.where[x] = src
-    s.height[src] = h + k
-    toggle_pair(s, c, b)
-
-
-cdef inline void child_keys_family(const State* s, move_t m, uint64_t* key, uint64_t* check) noexcept nogil:
-    """:func:`child_keys` for every knob."""
-    cdef int c = move_card(m), to = move_target(m), src = s.where[c], h, th, b, p, q
-    cdef uint64_t k = s.key, k2 = s.check
-    if src != NO_COLUMN:
-        h = s.height[src] - move_count(m)
-        b = s.cols[src][h - 1] if h > 0 else BOTTOM
-        p = pair_index(c, b)
-        k ^= ZOB_KEY[p]
-        k2 ^= ZOB_CHECK[p]
-    if to != TO_FOUNDATION:
-        th = s.height[to]
-        b = s.cols[to][th - 1] if th > 0 else BOTTOM
-        p = pair_index(c, b)
-        k ^= ZOB_KEY[p]
-        k2 ^= ZOB_CHECK[p]
-    elif s.play.fbuild != FOUND_SUIT:
-        q = move_pile(m)
-        p = 16 * q + s.found[q]
-        k ^= ZOB_FKEY[p] ^ ZOB_FKEY[p + 1]
-        k2 ^= ZOB_FCHECK[p] ^ ZOB_FCHECK[p + 1]
-    key[0] = k
-    check[0] = k2
-
-
-cdef inline int gen_legal_family(const State* s, move_t* out) noexcept nogil:
-    """:func:`gen_legal` for every knob.
-
-    Order: columns left to right; for each, its top card's foundation move,
-    then for each target column left to right the units that may go there
-    (shortest first); last, the foundations' top cards back onto columns.
-    """
-    cdef int n = 0, col, tgt, h, th, c, t, k, run, lim, p, nempty = empty_columns(s), suit, r
-    for col in range(s.ncols):
-        h = s.height[col]
-        if h == 0:
-            continue
-        c = s.cols[col][h - 1]
-        p = accepting_pile(s, c)
-        if p >= 0:
-            out[n] = make_unit_move(c, TO_FOUNDATION, 1, 0 if s.play.fbuild == FOUND_SUIT else p)
-            n += 1
-        run = run_length(s, col)
-        for tgt in range(s.ncols):
-            if tgt == col:
-                continue
-            th = s.height[tgt]
-            if th > 0:
-                t = s.cols[tgt][th - 1]
-                k = card_rank(t) - card_rank(c)
-                if k < 1 or k > run or k > max_unit(s, nempty, False):
-                    continue
-                if builds_on(s, s.cols[col][h - k], t):
-                    out[n] = make_unit_move(s.cols[col][h - k], tgt, k, 0)
-                    n += 1
-            elif s.play.empty != EMPTY_NOTHING:
-                lim = max_unit(s, nempty, True)
-                if lim > run:
-                    lim = run
-                for k in range(1, lim + 1):
-                    if empty_takes(s, s.cols[col][h - k]):
-                        out[n] = make_unit_move(s.cols[col][h - k], tgt, k, 0)
-                        n += 1
-    if s.play.freturn:
-        for suit in range(4):
-            r = s.found[suit]
-            if r == 0:
-                continue
-            c = 4 * (r - 1) + suit
-            for tgt in range(s.ncols):
-                th = s.height[tgt]
-                if (th > 0 and builds_on(s, c, s.cols[tgt][th - 1])) or (th == 0 and empty_takes(s, c)):
-                    out[n] = make_unit_move(c, tgt, 1, 0)
-                    n += 1
-    return n
-
-
 # ---------------------------------------------------------------------------
 # Make / unmake
 # ---------------------------------------------------------------------------
@@ -542,21 +365,35 @@ cdef inline void unmake(State* s, move_t m, int src) noexcept nogil:
 
 
 cdef inline void child_keys(const State* s, move_t m, uint64_t* key, uint64_t* check) noexcept nogil:
-    """The (key, check) pair of the position after legal move *m*, without playing it."""
-    if not s.play.plain:
-        child_keys_family(s, m, key, check)
-        return
+    """The (key, check) pair of the position after legal move *m*, without playing it.
+
+    One code for every knob (no call out of the search loop): a card back
+    from its foundation has no old pair, a unit leaves from beneath its
+    bottom card, an empty target gives BOTTOM, and a foundation move
+    changes a pile height where foundations are not by suit.
+    """
     cdef int c = move_card(m)
     cdef int to = move_target(m)
     cdef int src = s.where[c]
-    cdef int h = s.height[src] - 1
-    cdef int beneath = s.cols[src][h - 1] if h > 0 else BOTTOM
-    cdef uint64_t k = s.key ^ ZOB_KEY[pair_index(c, beneath)]
-    cdef uint64_t k2 = s.check ^ ZOB_CHECK[pair_index(c, beneath)]
+    cdef int h, beneath, p, q
+    cdef uint64_t k = s.key, k2 = s.check
+    if src != NO_COLUMN:
+        h = s.height[src] - move_count(m)
+        beneath = s.cols[src][h - 1] if h > 0 else BOTTOM
+        p = pair_index(c, beneath)
+        k ^= ZOB_KEY[p]
+        k2 ^= ZOB_CHECK[p]
     if to != TO_FOUNDATION:
-        beneath = s.cols[to][s.height[to] - 1]
-        k ^= ZOB_KEY[pair_index(c, beneath)]
-        k2 ^= ZOB_CHECK[pair_index(c, beneath)]
+        h = s.height[to]
+        beneath = s.cols[to][h - 1] if h > 0 else BOTTOM
+        p = pair_index(c, beneath)
+        k ^= ZOB_KEY[p]
+        k2 ^= ZOB_CHECK[p]
+    elif s.play.fbuild != FOUND_SUIT:
+        q = move_pile(m)
+        p = 16 * q + s.found[q]
+        k ^= ZOB_FKEY[p] ^ ZOB_FKEY[p + 1]
+        k2 ^= ZOB_FCHECK[p] ^ ZOB_FCHECK[p + 1]
     key[0] = k
     check[0] = k2
 
@@ -711,7 +548,7 @@ cdef inline int gen_search(const State* s, move_t* out, uint64_t noise_seed, int
     """
     cdef int n = 0, col, c, r, b, h, i, j, tgt
     cdef uint64_t targets, x
-    cdef int score[MAXMOVES]
+    cdef int score[PLAIN_MOVES]
     cdef int sc
     cdef move_t mv
     if not s.play.plain:
@@ -770,104 +607,20 @@ cdef inline int gen_search(const State* s, move_t* out, uint64_t noise_seed, int
     return n
 
 
-cdef inline int family_need(const State* s, int c) noexcept nogil:
-    """:func:`need` for every foundation rule (for move ordering only), >= 1."""
-    cdef int v, p, top = 0
-    if s.play.fbuild == FOUND_SUIT:
-        return card_rank(c) - s.found[card_suit(c)]
-    for p in range(4):
-        if s.found[p] > top:
-            top = s.found[p]
-    v = card_rank(c) - top
-    return v if v >= 1 else 1
-
-
-cdef inline int family_score(const State* s, int col, int h, int limit, int heur) noexcept nogil:
-    """Move-order weight of the lowest *h* cards of column *col* (see gen_search)."""
-    cdef int i, n = 0, v
-    for i in range(h):
-        v = family_need(s, s.cols[col][i])
-        if heur == 1:
-            if v < limit:
-                n += 16
-        elif v <= 4:
-            n += 4 * (16 >> v)
-    return n
-
-
-cdef inline int gen_search_family(const State* s, move_t* out, uint64_t noise_seed, int heur,
-                                  int last) noexcept nogil:
-    """:func:`gen_search` for every knob: the legal moves, pruned and ordered.
-
-    Pruning: rules 1-3 of :func:`gen_search` each only where the knobs its
-    proof needs hold (``Play.safe_home``, ``lone``, ``dead``); and, always,
-    a unit goes into the first empty column only (all empty columns are
-    alike: the key ignores column order), and never when it is its whole
-    column (the position would not change, up to column order).
-    """
-    cdef move_t legal[MAXMOVES]
-    cdef int score[MAXMOVES]
-    cdef int cnt, i, j, n = 0, c, to, src, k, h, th, sc, need_c, first_empty = -1, col
-    cdef uint64_t x
-    cdef move_t m
-    if s.play.dead and (dead_after(s, <move_t>last) if last >= 0 else is_dead(s)):
-        return 0
-    for col in range(s.ncols):
-        if s.height[col] == 0:
-            first_empty = col
-            break
-    cnt = gen_legal_family(s, legal)
-    for i in range(cnt):
-        m = legal[i]
-        c = move_card(m)
-        to = move_target(m)
-        src = s.where[c]
-        k = move_count(m)
-        if to == TO_FOUNDATION:
-            if s.play.safe_home and is_safe_home(s, c):
-                out[0] = m
-                return 1
-            sc = 1000 + (MAXRANK + 1 - card_rank(c))
-        else:
-            th = s.height[to]
-            if th == 0 and to != first_empty:
-                continue
-            if src == NO_COLUMN:
-                sc = -200
-            else:
-                h = s.height[src]
-                if k == h and (th == 0 or s.play.lone):
-                    continue
-                need_c = family_need(s, c)
-                sc = family_score(s, src, h - k, need_c, heur) \
-                    - family_score(s, to, th, need_c, heur)
-                if h - k > 0 and family_need(s, s.cols[src][h - k - 1]) == 1:
-                    sc += 100
-        if noise_seed:
-            x = noise_seed ^ (<uint64_t>m * 0x9E3779B97F4A7C15ULL) ^ s.key
-            x = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ULL
-            sc += <int>((x >> 40) & NOISE)
-        out[n] = m
-        score[n] = sc
-        n += 1
-    for i in range(1, n):
-        m = out[i]
-        sc = score[i]
-        j = i - 1
-        while j >= 0 and score[j] < sc:
-            out[j + 1] = out[j]
-            score[j + 1] = score[j]
-            j -= 1
-        out[j + 1] = m
-        score[j + 1] = sc
-    return n
-
-
 # ---------------------------------------------------------------------------
 # Defined in _position.pyx
 # ---------------------------------------------------------------------------
 
 cdef void state_full_keys(const State* s, uint64_t* key, uint64_t* check) noexcept nogil
+# Not inline: the family code is kept out of the search loops that inline
+# make, unmake, child_keys and the generators for Baker's Dozen's play.
+cdef int make_family(State* s, move_t m) noexcept nogil
+cdef void unmake_family(State* s, move_t m, int src) noexcept nogil
+cdef int gen_legal_family(const State* s, move_t* out) noexcept nogil
+# not inline either: its move arrays would swell the stack frame of every search
+# loop that inlines gen_search, Baker's Dozen's included
+cdef int gen_search_family(const State* s, move_t* out, uint64_t noise_seed, int heur,
+                           int last) noexcept nogil
 cdef bint is_legal(const State* s, move_t m) noexcept nogil
 cdef uint64_t perft(State* s, int depth) noexcept nogil
 cdef move_t resolve(const State* s, move_t m) noexcept nogil

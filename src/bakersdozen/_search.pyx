@@ -20,7 +20,7 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from bakersdozen._position cimport (
-    BOTTOM, MAXMOVES, MAXRANK, NCARDS, NO_MOVE, TO_FOUNDATION, State, child_keys, gen_legal,
+    BOTTOM, EMPTY_NOTHING, MAXMOVES, MAXRANK, NCARDS, NO_MOVE, TO_FOUNDATION, State, child_keys, gen_legal,
     gen_search, is_legal, make, make_move, move_card, move_target, move_t, move_to_tuple,
     resolve, splitmix64, state_from_python, unmake,
 )
@@ -460,9 +460,14 @@ cdef bint replay_wins(const State* root, const move_t* line, int n) noexcept nog
     cdef int i
     cdef move_t m
     for i in range(n):
-        m = resolve(&s, line[i])
-        if m == NO_MOVE:
-            return False
+        if s.play.plain:        # a move is its card and target: nothing to resolve
+            if not is_legal(&s, line[i]):
+                return False
+            m = line[i]
+        else:
+            m = resolve(&s, line[i])
+            if m == NO_MOVE:
+                return False
         make(&s, m)
     return s.left == 0
 
@@ -503,7 +508,9 @@ cdef int shortcut(const State* root, move_t* line, int n) noexcept nogil:
     to p[n] replaces *line* in place.  Returns the new length, or -1 if out
     of memory.  Positions are matched exactly, column order included (the
     Zobrist key ignores column order, and where empty columns are filled a
-    position can come back with its columns exchanged).
+    position can come back with its columns exchanged; where they take
+    nothing, a non-empty column keeps its bottom card, so equal keys mean
+    the same order and the order is not looked at).
     """
     cdef State s = root[0]
     cdef uint64_t* keys = <uint64_t*>malloc((n + 1) * 3 * sizeof(uint64_t))
@@ -512,13 +519,14 @@ cdef int shortcut(const State* root, move_t* line, int n) noexcept nogil:
     cdef move_t* via = <move_t*>malloc((n + 1) * sizeof(move_t))
     cdef move_t moves[MAXMOVES]
     cdef int i, j, k, cnt, src, length
+    cdef bint ordered = root.play.empty != EMPTY_NOTHING
     if keys == NULL or dist == NULL or prev == NULL or via == NULL:
         free(keys); free(dist); free(prev); free(via)
         return -1
     for i in range(n + 1):
         keys[3 * i] = s.key
         keys[3 * i + 1] = s.check
-        keys[3 * i + 2] = column_order(&s)
+        keys[3 * i + 2] = column_order(&s) if ordered else 0
         dist[i] = 1 << 30
         if i < n:
             make(&s, line[i])
@@ -531,7 +539,7 @@ cdef int shortcut(const State* root, move_t* line, int n) noexcept nogil:
             # the latest position of the line equal to this one
             for j in range(n, i, -1):
                 if keys[3 * j] == s.key and keys[3 * j + 1] == s.check \
-                        and keys[3 * j + 2] == column_order(&s):
+                        and (not ordered or keys[3 * j + 2] == column_order(&s)):
                     if dist[i] + 1 < dist[j]:
                         dist[j] = dist[i] + 1
                         prev[j] = i
@@ -590,7 +598,8 @@ cdef int merge_moves(const State* root, move_t* line, int n) noexcept nogil:
             cand[m] = line[k]
             m += 1
         if replay_wins(root, cand, m):
-            canonical(root, cand, m)
+            if not root.play.plain:
+                canonical(root, cand, m)
             memcpy(line, cand, m * sizeof(move_t))
             n = m
         else:
@@ -671,7 +680,7 @@ cdef class DepthFirstSearch:
         if bytes < 4096:
             bytes = 4096
         self.S.frames_cap = 1024
-        self.S.moves_cap = 1024 * MAXMOVES
+        self.S.moves_cap = 1024 * 128         # grows on demand (grow_moves)
         self.S.tarjan_cap = 4096
         self.S.over_cap = 64
         self.S.next_index = 1
