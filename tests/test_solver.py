@@ -356,7 +356,7 @@ def test_incremental_keys_match_full_recomputation(number: int, seed: int) -> No
 
 
 def test_key_ignores_column_order_and_sees_everything_else() -> None:
-    columns, found, ranks = _engine_args(Deal.pysol(7))
+    columns, found, ranks, _play = _engine_args(Deal.pysol(7))
     key = _position.Position(columns, found, ranks).key
     shuffled = columns[:]
     random.Random(1).shuffle(shuffled)

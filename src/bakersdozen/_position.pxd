@@ -13,10 +13,13 @@ bitboard has bit ``i`` set for card ``i``; bits 52..63 are always clear.
 The four cards of rank ``r`` are the nibble at bits ``4*(r-1) .. 4*(r-1)+3``
 (``RANK_MASK[r]``).
 
-The rules implemented are those of Baker's Dozen (the rules, docs/rules.md):
-one card moves at a time, onto a card one rank higher of any suit or to its
-suit's foundation; an empty column takes nothing; nothing leaves a
-foundation.  docs/engine.md explains the pruning rules and their proofs.
+The rules played are given by the position's ``Play`` block (every knob of
+docs/rules.md).  Baker's Dozen's play (one card at a time, onto a card one
+rank higher of any suit or to its suit's foundation, an empty column takes
+nothing, nothing leaves a foundation) has its own fast code (``Play.plain``);
+every other combination of knobs goes through the ``*_family`` functions.
+docs/engine.md explains the pruning rules, their proofs and the knobs each
+proof needs.
 """
 
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
@@ -53,7 +56,26 @@ cdef enum:
     NO_COLUMN = 255      # State.where[] of a card on its foundation
     BOTTOM = NCARDS      # "card beneath" of a card at a column's bottom
     PAIRS = NCARDS * (NCARDS + 1)  # (card, card beneath or BOTTOM) pairs: Zobrist table size
-    MAXMOVES = 128       # bound on the moves of one position (13 tops x (4 targets + 1))
+    # bound on the moves of one position: at most 13 sources, each with one
+    # foundation move, one unit onto each of 12 non-empty columns and up to 13
+    # units into each empty column, plus 4 foundation cards onto 13 columns
+    MAXMOVES = 1024
+    PLAIN_MOVES = 128    # bound under Baker's Dozen's play: 13 tops x (4 targets + 1)
+    # Play knob codes (the order of the enums in bakersdozen.rules)
+    BUILD_ANY = 0
+    BUILD_ALT = 1
+    BUILD_SAME = 2
+    BUILD_OTHER = 3
+    UNIT_ONE = 0
+    UNIT_SEQUENCE = 1
+    UNIT_SUPER = 2
+    EMPTY_NOTHING = 0
+    EMPTY_ANY = 1
+    EMPTY_KINGS = 2
+    FOUND_SUIT = 0
+    FOUND_ALT = 1
+    FOUND_ANY = 2
+    NO_MOVE = 0xFFFF     # not a move (card index 63 is never in the pack)
     # Move-order noise of restart rounds after the first: a random 0..NOISE
     # added to each move's score (scores span about 0..300).  Measured on
     # PySol deals 1-300 with a 6M-position cap: noise 63 left 4 deals
@@ -62,21 +84,35 @@ cdef enum:
     # median search.
     NOISE = 1023
 
-# A move, 16 bits: bits 0-5 the card index, bits 8-11 the target (column
-# 0..MAXCOLS-1, or TO_FOUNDATION); the other bits are 0.  The source column
-# is State.where[card] before the move, so make() returns it for unmake().
+# A move, 16 bits: bits 0-5 the card index (the bottom card of the unit that
+# moves), bits 6-7 the foundation pile a card goes to (only when foundations
+# are not built by suit; else 0), bits 8-11 the target (column
+# 0..MAXCOLS-1, or TO_FOUNDATION), bits 12-15 the number of cards moved
+# minus one (0 for one card).  The source is State.where[card] before the
+# move (NO_COLUMN: the card comes back from its foundation), so make()
+# returns it for unmake().  Baker's Dozen's moves have bits 6-7 and 12-15
+# clear.
 ctypedef uint16_t move_t
+
+# The play rules of a position, fixed when it is built.
+cdef struct Play:
+    uint8_t plain        # 1: Baker's Dozen's play knobs (the fast code); 0: the *_family code
+    uint8_t build        # BUILD_*
+    uint8_t moves        # UNIT_*
+    uint8_t empty        # EMPTY_*
+    uint8_t fbuild       # FOUND_*
+    uint8_t freturn      # 1: a foundation's top card may come back onto a column
+    uint8_t onto[4]      # onto[suit]: nibble of the suits a card of that suit may be put on
+    # the pruning rules in force (docs/engine.md, "Pruning rules"; set from
+    # the knobs each proof needs)
+    uint8_t safe_home    # rule 1: foundation by suit, no foundation return
+    uint8_t lone         # rule 2: empty columns take nothing, one card moves
+    uint8_t dead         # rule 3: rule 2's knobs, foundation by suit, no return
 
 # A position.  The first block changes with every move (make/unmake keep it
 # and both keys up to date); the second is fixed by the rules and the deal
 # when the State is built (state_from_python) and never changes after.
 #
-# Where the other games of the family will fit (not implemented yet): their
-# play rules become a third, fixed block, read by the generators in place of
-# the Baker's Dozen constants -- e.g. ``uint64_t onto[NCARDS]``, bit b of
-# onto[c] set when card c may be put on card b (today: RANK_MASK[rank(c)+1]),
-# ``uint64_t empty_takes`` (the cards an empty column takes; today none),
-# and ``uint64_t next_home[4]`` (the card each foundation takes next).
 cdef struct State:
     # -- changes with every move --
     uint8_t cols[MAXCOLS][MAXHEIGHT]  # cols[c][i]: card index at height i of column c, bottom (i=0) first;
@@ -84,11 +120,14 @@ cdef struct State:
     uint8_t height[MAXCOLS]           # number of cards in each column (0 = empty)
     uint8_t where[NCARDS]             # column 0..ncols-1 of each card, NO_COLUMN if on its foundation
                                       #   (or not in the pack)
-    uint8_t found[4]                  # found[suit]: highest rank on that suit's foundation, 0 = empty
+    uint8_t found[4]                  # found[p]: height of foundation pile p (begun by the Ace of suit p;
+                                      #   by suit: the highest rank of suit p home), 0 = empty
     uint64_t tops                     # bitboard: the cards at the top of a non-empty column
     uint64_t home                     # bitboard: the cards on the foundations
     uint64_t key                      # Zobrist key: XOR of ZOB_KEY[pair_index(card, beneath)] over the
-                                      #   tableau; invariant under column order; selects the TT bucket
+                                      #   tableau (and of ZOB_FKEY[16 * p + found[p]] over the piles when
+                                      #   foundations are not by suit); invariant under column order;
+                                      #   selects the TT bucket
     uint64_t check                    # the same with ZOB_CHECK (independent values, bit 0 always set):
                                       #   stored in the TT entry to tell positions of one bucket apart
     int left                          # cards still in the tableau (0 = won)
@@ -96,12 +135,18 @@ cdef struct State:
     int ncols                         # columns of the tableau (<= MAXCOLS)
     int ranks                         # the pack holds ranks 1..ranks of the four suits (<= MAXRANK)
     uint64_t all_home                 # bitboard: every card of the pack (RANK_MASK[1..ranks])
+    Play play                         # the play rules
 
 # Zobrist values by pair_index(card, beneath) and the rank masks, filled when
 # _position is imported (the seed is fixed: keys are the same in every run).
 cdef uint64_t ZOB_KEY[PAIRS]
 cdef uint64_t ZOB_CHECK[PAIRS]
 cdef uint64_t RANK_MASK[16]           # RANK_MASK[r]: the four cards of rank r (1..MAXRANK), 0 outside
+# Zobrist values of (foundation pile p, height h) at index 16 * p + h: part
+# of the keys only when foundations are not built by suit (then the tableau
+# alone does not tell how high each pile is).
+cdef uint64_t ZOB_FKEY[64]
+cdef uint64_t ZOB_FCHECK[64]
 
 
 # ---------------------------------------------------------------------------
@@ -146,12 +191,115 @@ cdef inline int move_target(move_t m) noexcept nogil:
     return (m >> 8) & 15
 
 
+cdef inline move_t make_unit_move(int card, int target, int count, int pile) noexcept nogil:
+    """A move of *count* cards whose bottom card is *card* (pile: see ``move_t``)."""
+    return <move_t>(card | (pile << 6) | (target << 8) | ((count - 1) << 12))
+
+
+cdef inline int move_count(move_t m) noexcept nogil:
+    """Number of cards the move carries (1 unless a sequence moves)."""
+    return ((m >> 12) & 15) + 1
+
+
+cdef inline int move_pile(move_t m) noexcept nogil:
+    """Foundation pile of a move to the foundations (foundations not by suit)."""
+    return (m >> 6) & 3
+
+
+cdef inline bint is_red(int suit) noexcept nogil:
+    return ((suit + 1) >> 1) & 1
+
+
+# ---------------------------------------------------------------------------
+# The family's rules (every knob; Baker's Dozen's play has faster code below)
+# ---------------------------------------------------------------------------
+
+cdef inline bint builds_on(const State* s, int upper, int lower) noexcept nogil:
+    """May card *upper* lie on card *lower* in a column (one rank lower, and the build rule)?"""
+    return card_rank(upper) + 1 == card_rank(lower) and \
+        ((s.play.onto[card_suit(upper)] >> card_suit(lower)) & 1) != 0
+
+
+cdef inline int accepting_pile(const State* s, int c) noexcept nogil:
+    """The first foundation pile (lowest suit index) that takes card *c*, or -1."""
+    cdef int r = card_rank(c), suit = card_suit(c), p
+    cdef bint top_red
+    if s.play.fbuild == FOUND_SUIT or r == 1:
+        return suit if s.found[suit] == r - 1 else -1
+    for p in range(4):
+        if s.found[p] != r - 1:
+            continue
+        if s.play.fbuild == FOUND_ANY:
+            return p
+        # alternate colours: the pile's top card (rank r - 1) has its Ace's
+        # colour when r - 1 is odd
+        top_red = is_red(p) if ((r - 1) & 1) else not is_red(p)
+        if top_red != is_red(suit):
+            return p
+    return -1
+
+
+cdef inline int empty_columns(const State* s) noexcept nogil:
+    cdef int col, n = 0
+    for col in range(s.ncols):
+        if s.height[col] == 0:
+            n += 1
+    return n
+
+
+cdef inline int max_unit(const State* s, int nempty, bint target_empty) noexcept nogil:
+    """The most cards one move may carry onto a column (docs/rules.md, "What moves")."""
+    cdef int e
+    if s.play.moves == UNIT_ONE:
+        return 1
+    if s.play.moves == UNIT_SEQUENCE:
+        return MAXRANK
+    if s.play.empty != EMPTY_ANY:
+        return 1
+    e = nempty - (1 if target_empty else 0)
+    return MAXRANK if e >= 4 else (1 << e)
+
+
+cdef inline bint empty_takes(const State* s, int c) noexcept nogil:
+    """May a unit whose bottom card is *c* go into an empty column?"""
+    if s.play.empty == EMPTY_ANY:
+        return True
+    return s.play.empty == EMPTY_KINGS and card_rank(c) == s.ranks
+
+
+cdef inline int run_length(const State* s, int col) noexcept nogil:
+    """Cards at the top of non-empty column *col* that may move as one unit (before limits)."""
+    cdef int h = s.height[col], run = 1
+    if s.play.moves == UNIT_ONE or (s.play.moves == UNIT_SUPER and s.play.empty != EMPTY_ANY):
+        return 1
+    while run < h and builds_on(s, s.cols[col][h - run], s.cols[col][h - run - 1]):
+        run += 1
+    return run
+
+
+cdef inline void toggle_pair(State* s, int c, int beneath) noexcept nogil:
+    cdef int p = pair_index(c, beneath)
+    s.key ^= ZOB_KEY[p]
+    s.check ^= ZOB_CHECK[p]
+
+
+cdef inline void toggle_pile(State* s, int p) noexcept nogil:
+    """XOR pile *p*'s (pile, height) value in or out of the keys."""
+    s.key ^= ZOB_FKEY[16 * p + s.found[p]]
+    s.check ^= ZOB_FCHECK[16 * p + s.found[p]]
+
+
 # ---------------------------------------------------------------------------
 # Make / unmake
 # ---------------------------------------------------------------------------
 
 cdef inline int make(State* s, move_t m) noexcept nogil:
-    """Play move *m* (assumed legal); return its source column for :func:`unmake`."""
+    """Play move *m* (assumed legal); return its source column for :func:`unmake`.
+
+    The source is NO_COLUMN for a card that comes back from its foundation.
+    """
+    if not s.play.plain:
+        return make_family(s, m)
     cdef int c = move_card(m)
     cdef int to = move_target(m)
     cdef int src = s.where[c]
@@ -185,6 +333,9 @@ cdef inline int make(State* s, move_t m) noexcept nogil:
 
 cdef inline void unmake(State* s, move_t m, int src) noexcept nogil:
     """Take back move *m*, which was played from column *src*."""
+    if not s.play.plain:
+        unmake_family(s, m, src)
+        return
     cdef int c = move_card(m)
     cdef int to = move_target(m)
     cdef int beneath, p, h
@@ -214,18 +365,35 @@ cdef inline void unmake(State* s, move_t m, int src) noexcept nogil:
 
 
 cdef inline void child_keys(const State* s, move_t m, uint64_t* key, uint64_t* check) noexcept nogil:
-    """The (key, check) pair of the position after legal move *m*, without playing it."""
+    """The (key, check) pair of the position after legal move *m*, without playing it.
+
+    One code for every knob (no call out of the search loop): a card back
+    from its foundation has no old pair, a unit leaves from beneath its
+    bottom card, an empty target gives BOTTOM, and a foundation move
+    changes a pile height where foundations are not by suit.
+    """
     cdef int c = move_card(m)
     cdef int to = move_target(m)
     cdef int src = s.where[c]
-    cdef int h = s.height[src] - 1
-    cdef int beneath = s.cols[src][h - 1] if h > 0 else BOTTOM
-    cdef uint64_t k = s.key ^ ZOB_KEY[pair_index(c, beneath)]
-    cdef uint64_t k2 = s.check ^ ZOB_CHECK[pair_index(c, beneath)]
+    cdef int h, beneath, p, q
+    cdef uint64_t k = s.key, k2 = s.check
+    if src != NO_COLUMN:
+        h = s.height[src] - move_count(m)
+        beneath = s.cols[src][h - 1] if h > 0 else BOTTOM
+        p = pair_index(c, beneath)
+        k ^= ZOB_KEY[p]
+        k2 ^= ZOB_CHECK[p]
     if to != TO_FOUNDATION:
-        beneath = s.cols[to][s.height[to] - 1]
-        k ^= ZOB_KEY[pair_index(c, beneath)]
-        k2 ^= ZOB_CHECK[pair_index(c, beneath)]
+        h = s.height[to]
+        beneath = s.cols[to][h - 1] if h > 0 else BOTTOM
+        p = pair_index(c, beneath)
+        k ^= ZOB_KEY[p]
+        k2 ^= ZOB_CHECK[p]
+    elif s.play.fbuild != FOUND_SUIT:
+        q = move_pile(m)
+        p = 16 * q + s.found[q]
+        k ^= ZOB_FKEY[p] ^ ZOB_FKEY[p + 1]
+        k2 ^= ZOB_FCHECK[p] ^ ZOB_FCHECK[p + 1]
     key[0] = k
     check[0] = k2
 
@@ -237,9 +405,12 @@ cdef inline void child_keys(const State* s, move_t m, uint64_t* key, uint64_t* c
 cdef inline int gen_legal(const State* s, move_t* out) noexcept nogil:
     """Every legal move, no pruning, into *out* (room for MAXMOVES).  Returns the count.
 
-    Order: columns left to right; for each top card its foundation move
-    first, then its column moves by the target card's index.
+    Order (Baker's Dozen's play): columns left to right; for each top card
+    its foundation move first, then its column moves by the target card's
+    index.  Other rules: :func:`gen_legal_family`.
     """
+    if not s.play.plain:
+        return gen_legal_family(s, out)
     cdef int n = 0, col, c, r, b
     cdef uint64_t targets
     for col in range(s.ncols):
@@ -372,13 +543,16 @@ cdef inline int gen_search(const State* s, move_t* out, uint64_t noise_seed, int
     those added to the target; 2: weight of soon-needed cards uncovered
     minus those buried) plus 100 for uncovering a playable card;
     *noise_seed* != 0 adds a deterministic random tie-break of 0..NOISE.
-    Returns the count.
+    Returns the count.  Rules other than Baker's Dozen's play:
+    :func:`gen_search_family`.
     """
     cdef int n = 0, col, c, r, b, h, i, j, tgt
     cdef uint64_t targets, x
-    cdef int score[MAXMOVES]
+    cdef int score[PLAIN_MOVES]
     cdef int sc
     cdef move_t mv
+    if not s.play.plain:
+        return gen_search_family(s, out, noise_seed, heur, last)
     if dead_after(s, <move_t>last) if last >= 0 else is_dead(s):
         return 0
     for col in range(s.ncols):
@@ -438,9 +612,20 @@ cdef inline int gen_search(const State* s, move_t* out, uint64_t noise_seed, int
 # ---------------------------------------------------------------------------
 
 cdef void state_full_keys(const State* s, uint64_t* key, uint64_t* check) noexcept nogil
+# Not inline: the family code is kept out of the search loops that inline
+# make, unmake, child_keys and the generators for Baker's Dozen's play.
+cdef int make_family(State* s, move_t m) noexcept nogil
+cdef void unmake_family(State* s, move_t m, int src) noexcept nogil
+cdef int gen_legal_family(const State* s, move_t* out) noexcept nogil
+# not inline either: its move arrays would swell the stack frame of every search
+# loop that inlines gen_search, Baker's Dozen's included
+cdef int gen_search_family(const State* s, move_t* out, uint64_t noise_seed, int heur,
+                           int last) noexcept nogil
 cdef bint is_legal(const State* s, move_t m) noexcept nogil
 cdef uint64_t perft(State* s, int depth) noexcept nogil
-cdef int state_from_python(State* s, object columns, object foundations, int ranks) except -1
+cdef move_t resolve(const State* s, move_t m) noexcept nogil
+cdef int state_from_python(State* s, object columns, object foundations, int ranks,
+                           object play=*) except -1
 cdef object move_to_tuple(const State* s, move_t m)
 
 

@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 
 RawMove = tuple[int, int, int]
+PlayCodes = tuple[int, int, int, int, int]
 
 class Position:
     def __init__(
@@ -10,8 +11,10 @@ class Position:
         columns: Sequence[Sequence[int]],
         foundations: Sequence[int] = ...,
         ranks: int = ...,
+        play: PlayCodes | None = ...,
     ) -> None: ...
     def legal_moves(self) -> list[RawMove]: ...
+    def search_moves(self) -> list[RawMove]: ...
     def make(self, move: RawMove) -> None: ...
     def unmake(self) -> None: ...
     @property

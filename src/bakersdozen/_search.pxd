@@ -90,6 +90,7 @@ cdef inline double now_seconds() noexcept nogil:
 # Defined in _search.pyx: helpers any search may use.
 cdef bint grow(void** array, uint64_t* capacity, uint64_t need, size_t item) noexcept nogil
 cdef bint replay_wins(const State* root, const move_t* line, int n) noexcept nogil
+cdef bint canonical(const State* root, move_t* line, int n) noexcept nogil
 cdef int shortcut(const State* root, move_t* line, int n) noexcept nogil
 cdef int merge_moves(const State* root, move_t* line, int n) noexcept nogil
 

@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from ._position import RawMove
+from ._position import PlayCodes, RawMove
 
 SOLVED: int
 UNSOLVABLE: int
@@ -17,6 +17,7 @@ class DepthFirstSearch:
         columns: Sequence[Sequence[int]],
         foundations: Sequence[int] = ...,
         ranks: int = ...,
+        play: PlayCodes | None = ...,
         *,
         memory_mb: float = ...,
     ) -> None: ...
@@ -34,5 +35,6 @@ def shorten(
     columns: Sequence[Sequence[int]],
     foundations: Sequence[int],
     ranks: int,
+    play: PlayCodes | None,
     moves: list[RawMove],
 ) -> list[RawMove]: ...

@@ -20,9 +20,9 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from bakersdozen._position cimport (
-    BOTTOM, MAXMOVES, MAXRANK, NCARDS, TO_FOUNDATION, State, child_keys, gen_legal,
+    BOTTOM, EMPTY_NOTHING, MAXMOVES, MAXRANK, NCARDS, NO_MOVE, TO_FOUNDATION, State, child_keys, gen_legal,
     gen_search, is_legal, make, make_move, move_card, move_target, move_t, move_to_tuple,
-    splitmix64, state_from_python, unmake,
+    resolve, splitmix64, state_from_python, unmake,
 )
 from bakersdozen._table cimport (
     BUCKET, INDEX_MASK, ON_PATH, PROVEN, Entry, Table, table_find, table_free, table_grow,
@@ -450,14 +450,54 @@ cdef int search_loop(Search* S, uint64_t seed, uint64_t base_budget, double grow
 # ---------------------------------------------------------------------------
 
 cdef bint replay_wins(const State* root, const move_t* line, int n) noexcept nogil:
-    """Does *line* replay legally from *root* to a win?"""
+    """Does *line* replay legally from *root* to a win?
+
+    Each move is taken by its card and target (:func:`resolve`), so a line
+    whose unit sizes or foundation piles were recorded elsewhere (a merged
+    line) still replays; :func:`canonical` rewrites them.
+    """
     cdef State s = root[0]
     cdef int i
+    cdef move_t m
     for i in range(n):
-        if not is_legal(&s, line[i]):
-            return False
-        make(&s, line[i])
+        if s.play.plain:        # a move is its card and target: nothing to resolve
+            if not is_legal(&s, line[i]):
+                return False
+            m = line[i]
+        else:
+            m = resolve(&s, line[i])
+            if m == NO_MOVE:
+                return False
+        make(&s, m)
     return s.left == 0
+
+
+cdef bint canonical(const State* root, move_t* line, int n) noexcept nogil:
+    """Rewrite *line* in place as the exact moves it plays from *root*; False if one is illegal."""
+    cdef State s = root[0]
+    cdef int i
+    cdef move_t m
+    for i in range(n):
+        m = resolve(&s, line[i])
+        if m == NO_MOVE:
+            return False
+        line[i] = m
+        make(&s, m)
+    return True
+
+
+cdef uint64_t column_order(const State* s) noexcept nogil:
+    """A hash of each column's bottom card by column number.
+
+    With equal keys (the same columns, in some order), equal hashes mean the
+    same order: a non-empty column is told apart by its bottom card.
+    """
+    cdef uint64_t h = 0, x
+    cdef int col
+    for col in range(s.ncols):
+        x = (<uint64_t>col << 8) | (s.cols[col][0] if s.height[col] > 0 else BOTTOM)
+        h ^= splitmix64(&x)
+    return h
 
 
 cdef int shortcut(const State* root, move_t* line, int n) noexcept nogil:
@@ -466,21 +506,27 @@ cdef int shortcut(const State* root, move_t* line, int n) noexcept nogil:
     Position p[i] (after i moves) links to every later p[j] that one legal
     move reaches (p[i+1] among them); the shortest chain of links from p[0]
     to p[n] replaces *line* in place.  Returns the new length, or -1 if out
-    of memory.
+    of memory.  Positions are matched exactly, column order included (the
+    Zobrist key ignores column order, and where empty columns are filled a
+    position can come back with its columns exchanged; where they take
+    nothing, a non-empty column keeps its bottom card, so equal keys mean
+    the same order and the order is not looked at).
     """
     cdef State s = root[0]
-    cdef uint64_t* keys = <uint64_t*>malloc((n + 1) * 2 * sizeof(uint64_t))
+    cdef uint64_t* keys = <uint64_t*>malloc((n + 1) * 3 * sizeof(uint64_t))
     cdef int* dist = <int*>malloc((n + 1) * sizeof(int))
     cdef int* prev = <int*>malloc((n + 1) * sizeof(int))
     cdef move_t* via = <move_t*>malloc((n + 1) * sizeof(move_t))
     cdef move_t moves[MAXMOVES]
     cdef int i, j, k, cnt, src, length
+    cdef bint ordered = root.play.empty != EMPTY_NOTHING
     if keys == NULL or dist == NULL or prev == NULL or via == NULL:
         free(keys); free(dist); free(prev); free(via)
         return -1
     for i in range(n + 1):
-        keys[2 * i] = s.key
-        keys[2 * i + 1] = s.check
+        keys[3 * i] = s.key
+        keys[3 * i + 1] = s.check
+        keys[3 * i + 2] = column_order(&s) if ordered else 0
         dist[i] = 1 << 30
         if i < n:
             make(&s, line[i])
@@ -492,7 +538,8 @@ cdef int shortcut(const State* root, move_t* line, int n) noexcept nogil:
             src = make(&s, moves[k])
             # the latest position of the line equal to this one
             for j in range(n, i, -1):
-                if keys[2 * j] == s.key and keys[2 * j + 1] == s.check:
+                if keys[3 * j] == s.key and keys[3 * j + 1] == s.check \
+                        and (not ordered or keys[3 * j + 2] == column_order(&s)):
                     if dist[i] + 1 < dist[j]:
                         dist[j] = dist[i] + 1
                         prev[j] = i
@@ -551,6 +598,8 @@ cdef int merge_moves(const State* root, move_t* line, int n) noexcept nogil:
             cand[m] = line[k]
             m += 1
         if replay_wins(root, cand, m):
+            if not root.play.plain:
+                canonical(root, cand, m)
             memcpy(line, cand, m * sizeof(move_t))
             n = m
         else:
@@ -559,24 +608,27 @@ cdef int merge_moves(const State* root, move_t* line, int n) noexcept nogil:
     return n
 
 
-def shorten(columns, foundations, int ranks, list moves):
+def shorten(columns, foundations, int ranks, play, list moves):
     """Remove pointless moves from a winning line (see solver.simplify).
 
-    *moves* are ``(card, source, target)`` tuples as
-    :meth:`DepthFirstSearch.run` returns them; the result is a winning line
-    of the same form, no longer.  ValueError if *moves* does not win.
+    *columns*, *foundations*, *ranks*, *play*: as for
+    :class:`bakersdozen._position.Position`.  *moves* are ``(card, source,
+    target)`` tuples as :meth:`DepthFirstSearch.run` returns them; the
+    result is a winning line of the same form, no longer.  ValueError if
+    *moves* does not win.
     """
     cdef State root
     cdef int n = len(moves), i, before
     cdef bytearray buffer = bytearray((n + 1) * sizeof(move_t))   # owns the line's memory
     cdef move_t* line = <move_t*><char*>buffer
     cdef list out = []
-    state_from_python(&root, columns, foundations, ranks)
+    state_from_python(&root, columns, foundations, ranks, play)
     for i in range(n):
         card, source, target = moves[i]
         line[i] = make_move(card, TO_FOUNDATION if target < 0 else target)
     if not replay_wins(&root, line, n):
         raise ValueError("the line does not win")
+    canonical(&root, line, n)
     with nogil:
         while True:
             before = n
@@ -602,8 +654,9 @@ cdef class DepthFirstSearch:
 
     Parameters
     ----------
-    columns, foundations, ranks
-        As for :class:`bakersdozen._position.Position`.
+    columns, foundations, ranks, play
+        As for :class:`bakersdozen._position.Position` (*play* None: Baker's
+        Dozen's play).
     memory_mb : float
         Megabytes (2**20 bytes) for the transposition table, in (0, 2**20].
 
@@ -615,19 +668,19 @@ cdef class DepthFirstSearch:
         If the table's first allocation fails.
     """
 
-    def __cinit__(self, columns, foundations=(0, 0, 0, 0), int ranks=MAXRANK, *,
+    def __cinit__(self, columns, foundations=(0, 0, 0, 0), int ranks=MAXRANK, play=None, *,
                   double memory_mb=512.0):
         cdef uint64_t bytes
         memset(&self.S, 0, sizeof(Search))
         self.ran = False
-        state_from_python(&self.S.s, columns, foundations, ranks)
+        state_from_python(&self.S.s, columns, foundations, ranks, play)
         if not 0 < memory_mb <= 1048576.0:          # also refuses NaN
             raise ValueError(f"memory_mb must be in (0, 2**20] (MiB), not {memory_mb}")
         bytes = <uint64_t>(memory_mb * 1048576.0)
         if bytes < 4096:
             bytes = 4096
         self.S.frames_cap = 1024
-        self.S.moves_cap = 1024 * MAXMOVES
+        self.S.moves_cap = 1024 * 128         # grows on demand (grow_moves)
         self.S.tarjan_cap = 4096
         self.S.over_cap = 64
         self.S.next_index = 1

@@ -12,9 +12,8 @@ How the engine stores positions, the column-order-invariant Zobrist key
 and its collision bound, the transposition table, the restart rounds, and
 each pruning rule with its proof of soundness and the rule knobs that proof
 needs are described in docs/engine.md.  The engine plays by the rules of
-Baker's Dozen (the rules, docs/rules.md); :func:`solve` refuses, with a
-:class:`~bakersdozen.rules.RulesError`, rules whose play it does not
-implement.
+every knob of :class:`~bakersdozen.rules.Rules` (docs/rules.md), Baker's
+Dozen's play on a fast path of its own.
 """
 
 from __future__ import annotations
@@ -30,10 +29,12 @@ from .cards import Card
 from .check import check
 from .errors import BakersDozenError
 from .model import FOUNDATION, Deal, Move
-from .rules import BAKERS_DOZEN, Rules, RulesError, find_rules
+from .rules import (
+    BAKERS_DOZEN, Build, EmptyColumn, FoundationBuild, MoveUnit, Rules, find_rules,
+)
 from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
 
-__all__ = ["Verdict", "Solution", "solve", "legal_moves", "SEARCH_METHODS", "ENGINE_PLAY_KNOBS"]
+__all__ = ["Verdict", "Solution", "solve", "legal_moves", "perft", "SEARCH_METHODS"]
 
 
 
@@ -43,50 +44,46 @@ _REASONS: Final = {
     _search.OUT_OF_MEMORY: "memory_mb",
 }
 
-#: The play knobs the engine implements, with the one value of each it
-#: implements today (Baker's Dozen's).  The layout knobs (columns, cards per
-#: column, Aces dealt to the foundations, the Kings rule) need nothing of the
-#: engine: it takes the columns and the pack from the position itself.
-ENGINE_PLAY_KNOBS: Final = MappingProxyType({
-    knob: getattr(BAKERS_DOZEN, knob)
-    for knob in ("build", "moves", "empty_column", "foundation_build", "foundation_return")
-})
-
-
 def _engine_rules(deal: Deal, rules: Rules | str | None) -> Rules:
-    """The rules to play *deal* by (``deal.rules`` for None), if the engine plays them.
+    """The rules to play *deal* by: *rules* (a preset name is looked up), or ``deal.rules``.
 
     Raises
     ------
     RulesError
-        If *rules* names no preset, or a play knob has a value the engine
-        does not implement yet.
+        If *rules* names no preset.
     TypeError
         If *rules* is neither None, a :class:`Rules` nor a preset name.
     """
     if rules is None:
-        rules = getattr(deal, "rules", BAKERS_DOZEN)
-    elif not isinstance(rules, (Rules, str)):
+        return find_rules(getattr(deal, "rules", BAKERS_DOZEN))
+    if not isinstance(rules, (Rules, str)):
         raise TypeError(f"rules must be a Rules, a preset name or None, not {rules!r}")
-    rules = find_rules(rules)
-    unsupported = [
-        f"{knob}={getattr(rules, knob)}"
-        for knob, value in ENGINE_PLAY_KNOBS.items()
-        if getattr(rules, knob) != value
-    ]
-    if unsupported:
-        supported = ", ".join(f"{knob}={value}" for knob, value in ENGINE_PLAY_KNOBS.items())
-        raise RulesError(
-            f"the engine cannot play {rules.name!r} yet: it implements only "
-            f"{supported}, not {', '.join(unsupported)}"
-        )
-    return rules
+    return find_rules(rules)
 
 
-def _engine_args(deal: Deal) -> tuple[list[list[int]], list[int], int]:
-    """The position as the engine takes it: card-index columns, foundation heights, ranks."""
+def _play_codes(rules: Rules) -> tuple[int, int, int, int, int]:
+    """The play knobs as the engine's codes: each enum value's place in its enum.
+
+    (build, moves, empty column, foundation build, foundation return); the
+    layout knobs need nothing of the engine, which takes the columns and
+    the pack from the position itself.
+    """
+    return (
+        list(Build).index(rules.build),
+        list(MoveUnit).index(rules.moves),
+        list(EmptyColumn).index(rules.empty_column),
+        list(FoundationBuild).index(rules.foundation_build),
+        int(rules.foundation_return),
+    )
+
+
+def _engine_args(
+    deal: Deal, rules: Rules | None = None
+) -> tuple[list[list[int]], list[int], int, tuple[int, int, int, int, int]]:
+    """The position as the engine takes it: card-index columns, foundation
+    heights, ranks and play codes (of *rules*, default ``deal.rules``)."""
     columns = [[card.index for card in column] for column in deal.columns]
-    return columns, list(deal.foundations), deal.ranks
+    return columns, list(deal.foundations), deal.ranks, _play_codes(rules or deal.rules)
 
 
 class _Search(Protocol):
@@ -102,8 +99,8 @@ class _Search(Protocol):
 class _SearchMethod(Protocol):
     """What :data:`SEARCH_METHODS` holds: a search class of the compiled engine.
 
-    Made from a position (card-index columns, foundation heights, ranks) and
-    a table budget in MiB, like :class:`bakersdozen._search.DepthFirstSearch`.
+    Made from a position (card-index columns, foundation heights, ranks,
+    play codes) and a table budget in MiB, like :class:`bakersdozen._search.DepthFirstSearch`.
     """
 
     def __call__(
@@ -111,6 +108,7 @@ class _SearchMethod(Protocol):
         columns: Sequence[Sequence[int]],
         foundations: Sequence[int] = ...,
         ranks: int = ...,
+        play: tuple[int, int, int, int, int] | None = ...,
         *,
         memory_mb: float = ...,
     ) -> _Search: ...
@@ -152,12 +150,35 @@ def legal_moves(deal: Deal, *, rules: Rules | str | None = None) -> tuple[Move, 
     TypeError
         If *deal* is not a Deal.
     RulesError
-        For rules the engine does not play yet.
+        If *rules* names no preset.
     """
     if not isinstance(deal, Deal):
         raise TypeError(f"legal_moves() needs a Deal, not {type(deal).__name__}")
-    _engine_rules(deal, rules)
-    return tuple(_to_move(m) for m in _position.Position(*_engine_args(deal)).legal_moves())
+    played = _engine_rules(deal, rules)
+    return tuple(
+        _to_move(m) for m in _position.Position(*_engine_args(deal, played)).legal_moves()
+    )
+
+
+def perft(deal: Deal, depth: int, *, rules: Rules | str | None = None) -> int:
+    """Move sequences of length *depth* from *deal*, from the compiled move generator.
+
+    Perft (the chess programmers' word): every legal move counts, no
+    pruning, positions may repeat; a move to the foundations is one move
+    (the first pile that takes the card, docs/rules.md).  The benchmarks
+    and tests compare it with independent generators.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a *deal* that is not a Deal or a negative *depth*.
+    RulesError
+        If *rules* names no preset.
+    """
+    if not isinstance(deal, Deal):
+        raise TypeError(f"perft() needs a Deal, not {type(deal).__name__}")
+    played = _engine_rules(deal, rules)
+    return _position.Position(*_engine_args(deal, played)).perft(depth)
 
 
 #: Largest accepted max_nodes (the engine counts in 64 bits; it also stops
@@ -248,8 +269,7 @@ def solve(
         For an argument of the wrong type or out of range; ValueError for
         an unknown *method* (the message lists the methods).
     RulesError
-        For rules the engine does not play yet (today it plays only the
-        play knobs of Baker's Dozen; see :data:`ENGINE_PLAY_KNOBS`).
+        If *rules* names no preset.
     MemoryError
         If the memory for the table cannot be had.
     KeyboardInterrupt
@@ -277,7 +297,9 @@ def solve(
         raise ValueError(
             f"unknown search method {method!r}: the methods are {', '.join(SEARCH_METHODS)}"
         ) from None
-    _engine_rules(deal, rules)
+    played = _engine_rules(deal, rules)
+    if played != deal.rules:
+        deal = deal.with_rules(played)
 
     start = time.perf_counter()
     search = search_method(*_engine_args(deal), memory_mb=float(memory_mb))
@@ -338,9 +360,11 @@ def simplify(
         If *moves* is not a winning line from *deal* (IllegalMoveError for
         an illegal move).
     RulesError
-        For rules the engine does not play yet.
+        If *rules* names no preset.
     """
-    _engine_rules(deal, rules)
+    played = _engine_rules(deal, rules)
+    if played != deal.rules:
+        deal = deal.with_rules(played)
     if not check(deal, moves).won:
         raise ValueError("the line does not win")
     return _shorten(deal, moves)
