@@ -71,11 +71,15 @@ cdef enum:
 # The memory budget's shares (DepthFirstSearch), and when the proof phase begins.
 cdef double TABLE_SHARE = 0.75
 cdef double TARJAN_SHARE = 0.125
-PROOF_SHARE = 0.5
+PROOF_SHARE = 0.8
 cdef uint64_t PROOF_NODES = 1 << 27
 
 # Node quota of the first round of the foundation-depth stream (search_loop).
 cdef uint64_t DEPTH_BASE = 1024
+# Nodes stream A spends before stream B joins: most deals are decided by
+# then (PySol deals 1-100: all but a few), and stay as fast as with stream A alone.
+cdef uint64_t DEPTH_START = 1 << 18
+
 
 
 cdef uint64_t search_bytes(const Search* S) noexcept nogil:
@@ -209,8 +213,9 @@ cdef int order_by_depth(const State* s, move_t* out, int n, uint64_t noise) noex
 
     Foundation moves first (lower ranks first); then moves off the column
     whose card needed next on a foundation lies shallowest (fewest cards
-    above it), and among those the move that buries such a card the least
-    (onto a column where it lies deepest).  *noise* != 0 adds a seeded
+    above it), less 8 for each card by which the target column's own such
+    card lies less than 63 deep (burying a needed card that is near the top
+    costs most).  *noise* != 0 adds a seeded
     tie-break of 0..31, which can swap moves whose depths differ by one
     card.  The moves themselves are not changed, only their order.
     """
@@ -225,7 +230,7 @@ cdef int order_by_depth(const State* s, move_t* out, int n, uint64_t noise) noex
             score[i] = 100000 + (MAXRANK + 1 - card_rank(c))
             continue
         d = needed_depth(s, to)
-        sc = 64 * (64 - needed_depth(s, s.where[c])) + (d if d < 63 else 63)
+        sc = 64 * (64 - needed_depth(s, s.where[c])) - 8 * (63 - (d if d < 63 else 63))
         if noise:
             x = noise ^ (<uint64_t>out[i] * 0x9E3779B97F4A7C15ULL) ^ s.key
             x = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ULL
@@ -567,8 +572,9 @@ cdef int search_loop(Search* S, uint64_t seed, uint64_t base_budget, double grow
     in odd rounds and the soon-needed-cards score in even ones, *seed* as
     the tie-break of round 1 (0: none) and a seeded noise after.  Stream B
     runs the foundation-depth order with quotas of DEPTH_BASE * luby(k) *
-    growth**k and the same noise rule; it runs whenever it has spent less
-    than half of what stream A has, so it gets a third of the nodes.  All
+    growth**k and the same noise rule; once stream A has spent DEPTH_START
+    nodes, it runs whenever it has spent less than half of what stream A
+    has, so it gets a third of the nodes.  All
     rounds share the transposition table and what earlier rounds proved
     dead, so each starts where the others left off, and neither stream can
     spend more than its share.  A round that finishes within its quota
@@ -593,7 +599,7 @@ cdef int search_loop(Search* S, uint64_t seed, uint64_t base_budget, double grow
                 or (S.proof_time > 0 and now_seconds() >= S.proof_time):
             S.proof = 1
             return run_round(S, 0xFFFFFFFFFFFFFFFFULL, seed, ORDER_DEPTH)
-        stream_b = ka > 0 and spent_b * 2 < spent_a
+        stream_b = spent_a >= DEPTH_START and spent_b * 2 < spent_a
         if stream_b:
             kb += 1
             kk = kb

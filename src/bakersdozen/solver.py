@@ -217,11 +217,12 @@ def solve(
         Positions generated (moves made by the search); ``None`` for no
         limit.  Honoured exactly.
     memory_mb : float
-        MiB (2**20 bytes) for the transposition table, which starts small
-        and never grows past this; 1 to 2**20.  The search path, its move
-        lists and the Tarjan stack take memory besides, in proportion to
-        the work of a round (deal 417 with an 8 MiB table: the whole
-        process peaked at 115 MiB after 100 million positions).
+        MiB (2**20 bytes) for the whole search, 1 to 2**20: the
+        transposition table (up to three quarters; it starts small and
+        grows with its load), the search path with its move lists, and the
+        Tarjan stack.  A portfolio round whose path outgrows it just ends;
+        the proof phase then stops with the reason ``"memory_mb"``.  The
+        interpreter's own memory (about 20 MiB) comes on top.
     seed : int
         0 for the default move order; another value selects other
         tie-breaks (a different, equally valid search).  The result is
