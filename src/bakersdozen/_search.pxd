@@ -50,7 +50,7 @@ cdef struct TarjanRecord:
     uint64_t check
     uint64_t index       # its DFS discovery index; 0 = empty slot
 
-# The whole C state of a restart depth-first search (owned by DepthFirstSearch).
+# The whole C state of a portfolio depth-first search (owned by DepthFirstSearch).
 cdef struct Search:
     State s              # the current position (the root between rounds)
     Table t              # the transposition table, kept across rounds

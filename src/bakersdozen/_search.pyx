@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""The restart depth-first search and line shortening (private).
+"""The portfolio depth-first search, its proof phase, and line shortening (private).
 
 Only :mod:`bakersdozen.solver` (and the tests and benchmarks) import this
 module.  :class:`DepthFirstSearch` owns the C state of one search
@@ -788,7 +788,7 @@ cdef int _reraise() except -1:
 
 
 cdef class DepthFirstSearch:
-    """The restart depth-first search of one position (docs/engine.md).
+    """The portfolio depth-first search of one position, with its proof phase (docs/engine.md).
 
     Parameters
     ----------

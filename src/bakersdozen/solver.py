@@ -117,8 +117,8 @@ class _SearchMethod(Protocol):
 
 
 #: The search methods :func:`solve` can use, by name.  ``"dfs"``: the
-#: restart depth-first search with a transposition table (docs/engine.md);
-#: it decides a deal (a win, or a proof that none exists) and its winning
+#: portfolio depth-first search (restart rounds, then a proof phase) with a
+#: transposition table (docs/engine.md); it decides a deal (a win, or a proof that none exists) and its winning
 #: lines are not the shortest.
 SEARCH_METHODS: Final[Mapping[str, _SearchMethod]] = MappingProxyType({
     "dfs": _search.DepthFirstSearch,
@@ -237,7 +237,7 @@ def solve(
         ``deal.rules``.
     method : str
         The search, by name: a key of :data:`SEARCH_METHODS` (today only
-        ``"dfs"``, the restart depth-first search of docs/engine.md).
+        ``"dfs"``, the portfolio depth-first search of docs/engine.md).
 
     Returns
     -------
