@@ -479,3 +479,15 @@ def test_cli_solve_bad_input(capsys: pytest.CaptureFixture[str], tmp_path) -> No
     board.write_text(Deal.pysol(1).to_text().replace("\n", " "))
     assert main(["solve", str(board)]) == 2
     assert "13" in capsys.readouterr().err
+
+
+def test_table_grows_in_place_and_keeps_an_unsolvable_proof() -> None:
+    """Deal 477 (unsolvable) fills a table that doubles in place several
+    times (bucket count not a power of two: 48 MiB of 64-byte buckets);
+    the verdict stays unsolvable and the search within its budget."""
+    search = _search.DepthFirstSearch(*_engine_args(Deal.pysol(477)), memory_mb=64)
+    status, _raw, _nodes, _rounds, used = search.run(max_nodes=100_000_000)
+    stats = search.stats
+    assert status == _search.UNSOLVABLE
+    assert stats["table_bytes"] >= 8 * 3072 * 64 and used * 16 <= stats["table_bytes"]
+    assert stats["bytes"] <= stats["budget"] == 64 * 2**20
