@@ -836,7 +836,7 @@ cdef class DepthFirstSearch:
         self.S.over = <TarjanRecord*>calloc(self.S.over_cap, sizeof(TarjanRecord))
         if self.S.frames == NULL or self.S.moves == NULL or self.S.tarjan == NULL \
                 or self.S.over == NULL or table_init(&self.S.t, <uint64_t>(bytes * TABLE_SHARE)) != 0:
-            raise MemoryError(f"cannot allocate {memory_mb} MB for the transposition table")
+            raise MemoryError(f"cannot allocate the first arrays and table of the search (memory_mb={memory_mb})")
 
     def __dealloc__(self):
         free(self.S.frames)
