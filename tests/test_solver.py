@@ -182,12 +182,74 @@ def test_time_limit_is_honoured() -> None:
     assert 0.4 <= solution.seconds < 0.4 * 1.1 + 0.05
 
 
-def test_memory_budget_bounds_the_table() -> None:
-    status, _raw, _nodes, _rounds, used = _search.DepthFirstSearch(
-        *_engine_args(Deal.pysol(HARD)), memory_mb=1
-    ).run(max_nodes=3_000_000)
-    assert used * 16 <= 2**20
-    assert status == _search.NODE_LIMIT
+def test_memory_budget_bounds_the_whole_search() -> None:
+    """memory_mb bounds the table, the path, its move lists and the Tarjan
+    stack together; deal 417's path outgrows 1 MiB in the proof phase."""
+    search = _search.DepthFirstSearch(*_engine_args(Deal.pysol(HARD)), memory_mb=1)
+    status, _raw, nodes, _rounds, used = search.run(max_nodes=3_000_000)
+    stats = search.stats
+    assert used * 16 <= stats["table_bytes"] <= 0.75 * 2**20
+    assert stats["bytes"] <= stats["budget"] == 2**20
+    assert status == _search.OUT_OF_MEMORY and stats["proof"]
+    assert 1_500_000 <= nodes < 3_000_000
+
+
+def test_memory_limit_is_a_clear_unknown() -> None:
+    solution = solve(Deal.pysol(HARD), memory_mb=1, max_nodes=3_000_000, time_limit=None)
+    assert solution.verdict is Verdict.UNKNOWN
+    assert solution.reason == "memory_mb"
+    assert solution.nodes < 3_000_000
+
+
+def test_portfolio_rounds_keep_within_a_tiny_budget() -> None:
+    """A portfolio round whose path outgrows the budget ends like a spent
+    quota (the next order starts); only the proof phase reports memory_mb."""
+    search = _search.DepthFirstSearch(*_engine_args(Deal.pysol(HARD)), memory_mb=1)
+    status, _raw, nodes, rounds, _used = search.run(max_nodes=1_000_000, proof_share=1.0)
+    assert status == _search.NODE_LIMIT and nodes == 1_000_000 and rounds > 3
+    assert search.stats["bytes"] <= 2**20
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 6), ncols=st.integers(2, 7))
+def test_proof_phase_alone_agrees_with_brute_force(seed: int, ranks: int, ncols: int) -> None:
+    """proof_share=0: one complete search, no restarts; its verdict is the
+    brute force's, unsolvable included."""
+    deal = reduced_deal(random.Random(seed), ranks, ncols)
+    search = _search.DepthFirstSearch(*_engine_args(deal), memory_mb=1)
+    status, raw, _nodes, rounds, _used = search.run(proof_share=0.0)
+    assert rounds == 1 and search.stats["proof"]
+    expected = brute_force_solvable(deal)
+    assert status == (_search.SOLVED if expected else _search.UNSOLVABLE)
+    if expected:
+        assert check(deal, simplify(deal, tuple(_moves(raw)))).won
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(4, 6), ncols=st.integers(3, 7),
+       share=st.sampled_from([0.0, 0.001, 0.5, 1.0]), base=st.integers(1, 64))
+def test_portfolio_and_proof_phase_agree(
+    seed: int, ranks: int, ncols: int, share: float, base: int
+) -> None:
+    """Whatever the split between the portfolio and the proof phase, and
+    however small the rounds, a decided verdict is the brute force's."""
+    deal = reduced_deal(random.Random(seed), ranks, ncols)
+    search = _search.DepthFirstSearch(*_engine_args(deal), memory_mb=0.01)
+    status, raw, _nodes, _rounds, _used = search.run(
+        max_nodes=200_000, proof_share=share, base_budget=base, growth=1.01
+    )
+    if status in (_search.SOLVED, _search.UNSOLVABLE):
+        assert (status == _search.SOLVED) is brute_force_solvable(deal)
+    else:
+        assert status in (_search.NODE_LIMIT, _search.OUT_OF_MEMORY)
+    if status == _search.SOLVED:
+        assert check(deal, simplify(deal, tuple(_moves(raw)))).won
+
+
+def test_proof_share_is_checked() -> None:
+    search = _search.DepthFirstSearch(*_engine_args(Deal.pysol(5)))
+    with pytest.raises(ValueError, match="proof_share"):
+        search.run(proof_share=1.5)
 
 
 def test_ctrl_c_stops_a_solve_quickly() -> None:
@@ -417,3 +479,15 @@ def test_cli_solve_bad_input(capsys: pytest.CaptureFixture[str], tmp_path) -> No
     board.write_text(Deal.pysol(1).to_text().replace("\n", " "))
     assert main(["solve", str(board)]) == 2
     assert "13" in capsys.readouterr().err
+
+
+def test_table_grows_in_place_and_keeps_an_unsolvable_proof() -> None:
+    """Deal 477 (unsolvable) fills a table that doubles in place several
+    times (bucket count not a power of two: 48 MiB of 64-byte buckets);
+    the verdict stays unsolvable and the search within its budget."""
+    search = _search.DepthFirstSearch(*_engine_args(Deal.pysol(477)), memory_mb=64)
+    status, _raw, _nodes, _rounds, used = search.run(max_nodes=100_000_000)
+    stats = search.stats
+    assert status == _search.UNSOLVABLE
+    assert stats["table_bytes"] >= 8 * 3072 * 64 and used * 16 <= stats["table_bytes"]
+    assert stats["bytes"] <= stats["budget"] == 64 * 2**20

@@ -10,6 +10,7 @@ NODE_LIMIT: int
 TIME_LIMIT: int
 INTERRUPTED: int
 OUT_OF_MEMORY: int
+PROOF_SHARE: float
 
 class DepthFirstSearch:
     def __init__(
@@ -29,7 +30,10 @@ class DepthFirstSearch:
         seed: int = ...,
         base_budget: int = ...,
         growth: float = ...,
+        proof_share: float = ...,
     ) -> tuple[int, list[RawMove], int, int, int]: ...
+    @property
+    def stats(self) -> dict[str, int | bool]: ...
 
 def shorten(
     columns: Sequence[Sequence[int]],

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""The restart depth-first search and line shortening (private).
+"""The portfolio depth-first search, its proof phase, and line shortening (private).
 
 Only :mod:`bakersdozen.solver` (and the tests and benchmarks) import this
 module.  :class:`DepthFirstSearch` owns the C state of one search
@@ -20,13 +20,13 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from bakersdozen._position cimport (
-    BOTTOM, EMPTY_NOTHING, MAXMOVES, MAXRANK, NCARDS, NO_MOVE, TO_FOUNDATION, State, child_keys, gen_legal,
-    gen_search, is_legal, make, make_move, move_card, move_target, move_t, move_to_tuple,
-    resolve, splitmix64, state_from_python, unmake,
+    BOTTOM, EMPTY_NOTHING, MAXMOVES, MAXRANK, NCARDS, NO_MOVE, TO_FOUNDATION, State, card_rank,
+    child_keys, gen_legal, gen_search, is_legal, make, make_move, move_card, move_target, move_t,
+    move_to_tuple, need, resolve, splitmix64, state_from_python, unmake,
 )
 from bakersdozen._table cimport (
-    BUCKET, INDEX_MASK, ON_PATH, PROVEN, Entry, Table, table_find, table_free, table_grow,
-    table_init, table_insert, table_prefetch,
+    BUCKET, INDEX_MASK, ON_PATH, PROVEN, Entry, Table, table_bytes, table_find, table_free,
+    table_grow, table_init, table_insert, table_prefetch,
 )
 
 cdef extern from "Python.h":
@@ -61,23 +61,86 @@ cdef bint grow(void** array, uint64_t* capacity, uint64_t need, size_t item) noe
     return True
 
 
+# The move orders (expand's *heur*): the two scorings of gen_search and the
+# foundation-depth order.
+cdef enum:
+    ORDER_INVERSIONS = 1
+    ORDER_SOON_NEEDED = 2
+    ORDER_DEPTH = 3
+
+# The memory budget's shares (DepthFirstSearch), and when the proof phase begins.
+cdef double TABLE_SHARE = 0.75
+cdef double TARJAN_SHARE = 0.125
+PROOF_SHARE = 0.8
+cdef uint64_t PROOF_NODES = 1 << 27
+
+# Node quota of the first round of the foundation-depth stream (search_loop).
+cdef uint64_t DEPTH_BASE = 1024
+# Nodes stream A spends before stream B joins: most deals are decided by
+# then (PySol deals 1-100: all but a few), and stay as fast as with stream A alone.
+cdef uint64_t DEPTH_START = 1 << 18
+
+
+
+cdef uint64_t search_bytes(const Search* S) noexcept nogil:
+    """Memory the search holds now, bytes: the table and every array."""
+    return (table_bytes(&S.t) + S.frames_cap * sizeof(Frame) + S.moves_cap * sizeof(move_t)
+            + S.tarjan_cap * sizeof(KeyPair) + S.over_cap * sizeof(TarjanRecord))
+
+
+cdef bint grow_capped(Search* S, void** array, uint64_t* capacity, uint64_t need,
+                      size_t item, uint64_t limit) noexcept nogil:
+    """:func:`grow`, but keeping the whole search within *limit* bytes.
+
+    The capacity doubles while that fits; otherwise it grows to what fits,
+    at least *need*.  False when even *need* does not fit (or memory ran
+    out); the array is then unchanged.
+    """
+    cdef uint64_t cap = capacity[0], held, room, most
+    cdef void* p
+    if need <= cap:
+        return True
+    held = search_bytes(S)
+    if held > limit:
+        return False
+    room = limit - held          # bytes this array may add
+    most = cap + room // item    # the largest capacity within the limit
+    if most < need:
+        return False
+    while cap < need:
+        cap *= 2
+    if cap > most:
+        cap = most
+    p = realloc(array[0], cap * item)
+    if p == NULL:
+        return False
+    array[0] = p
+    capacity[0] = cap
+    return True
+
+
 cdef inline bint grow_frames(Search* S, uint64_t need) noexcept nogil:
-    return grow(<void**>&S.frames, &S.frames_cap, need, sizeof(Frame))
+    if need > <uint64_t>S.max_depth:
+        S.max_depth = <int>need
+    return grow_capped(S, <void**>&S.frames, &S.frames_cap, need, sizeof(Frame), S.mem_budget)
 
 
 cdef inline bint grow_moves(Search* S, uint64_t need) noexcept nogil:
-    return grow(<void**>&S.moves, &S.moves_cap, need, sizeof(move_t))
+    return grow_capped(S, <void**>&S.moves, &S.moves_cap, need, sizeof(move_t), S.mem_budget)
 
 
 cdef inline Entry* frame_entry(Search* S, Frame* f) noexcept nogil:
-    """The TT entry of the node of frame *f*, or NULL if it was evicted."""
+    """The TT entry of the node of frame *f*, or NULL if it was evicted.
+
+    The current position must be the node of *f* (frames keep no keys).
+    """
     cdef int64_t slot = f.slot
     cdef Entry* e
     if slot >= 0:
         e = &S.t.entries[slot]
-        if e.check == f.check and (e.info & INDEX_MASK) == f.index:
+        if e.check == S.s.check and (e.info & INDEX_MASK) == f.index:
             return e
-    slot = table_find(&S.t, f.key, f.check)
+    slot = table_find(&S.t, S.s.key, S.s.check)
     if slot < 0:
         return NULL
     e = &S.t.entries[slot]
@@ -87,31 +150,43 @@ cdef inline Entry* frame_entry(Search* S, Frame* f) noexcept nogil:
     return e
 
 
-cdef inline void tarjan_push(Search* S, uint64_t key, uint64_t check, uint64_t index) noexcept nogil:
-    """Record a new node on the Tarjan stack (nodes of open components, by index)."""
-    if not grow(<void**>&S.tarjan, &S.tarjan_cap, S.tarjan_len + 1, sizeof(TarjanRecord)):
-        return   # not recorded: the node simply never becomes "proven"
+cdef inline void tarjan_push(Search* S, uint64_t key, uint64_t check) noexcept nogil:
+    """Record a new node on the Tarjan stack (nodes of open components).
+
+    The stack may hold only its share of the memory budget (the rest is
+    kept for the search path): a node that finds no room is not recorded,
+    and simply never becomes "proven" (sound: proofs only save work).
+    """
+    cdef uint64_t limit
+    if S.tarjan_len >= S.tarjan_cap:
+        limit = search_bytes(S) - S.tarjan_cap * sizeof(KeyPair) + S.aux_max
+        if limit > S.mem_budget:
+            limit = S.mem_budget
+        if not grow_capped(S, <void**>&S.tarjan, &S.tarjan_cap, S.tarjan_len + 1,
+                           sizeof(KeyPair), limit):
+            return
     S.tarjan[S.tarjan_len].key = key
     S.tarjan[S.tarjan_len].check = check
-    S.tarjan[S.tarjan_len].index = index
     S.tarjan_len += 1
 
 
-cdef inline void tarjan_close(Search* S, uint64_t root_index) noexcept nogil:
-    """The component rooted at DFS index *root_index* is complete: mark it proven.
+cdef inline void tarjan_close(Search* S, uint64_t root_index, uint64_t tpos) noexcept nogil:
+    """The component rooted at the node of DFS index *root_index* is complete: mark it proven.
 
-    Every record above the root on the stack belongs to the root's component
-    (or to one nested in it); all of them are dead.  A record whose entry
-    has been evicted since is just dropped.
+    The records from *tpos* (the stack length when the root was entered) up
+    are nodes discovered after the root, hence in its DFS subtree, and all
+    of them are finished: those of components already closed are proven,
+    the others belong to the root's component.  A record's entry is marked
+    if it is still in the table with an index at or after the root's (an
+    entry evicted and entered again later is still of the subtree); a
+    record whose entry has gone is just dropped.
     """
     cdef Entry* e
-    cdef TarjanRecord* r
+    cdef KeyPair* r
     cdef int64_t slot
     cdef uint64_t popped = 0
-    while S.tarjan_len > 0:
+    while S.tarjan_len > tpos:
         r = &S.tarjan[S.tarjan_len - 1]
-        if r.index < root_index:
-            break
         popped += 1
         if (popped & 0xFFFF) == 0 and S.deadline > 0 and now_seconds() >= S.deadline:
             S.timed_out = 1       # a huge component: stop marking, the search ends
@@ -119,24 +194,85 @@ cdef inline void tarjan_close(Search* S, uint64_t root_index) noexcept nogil:
         slot = table_find(&S.t, r.key, r.check)
         if slot >= 0:
             e = &S.t.entries[slot]
-            if (e.info & INDEX_MASK) == r.index:
+            if (e.info & INDEX_MASK) >= root_index and not (e.info & ON_PATH):
                 e.info |= PROVEN
         S.tarjan_len -= 1
+
+
+cdef inline int needed_depth(const State* s, int col) noexcept nogil:
+    """Cards above the topmost card of column *col* that its foundation takes next (64: none)."""
+    cdef int h = s.height[col], i
+    for i in range(h - 1, -1, -1):
+        if need(s, s.cols[col][i]) == 1:
+            return h - 1 - i
+    return 64
+
+
+cdef int order_by_depth(const State* s, move_t* out, int n, uint64_t noise) noexcept nogil:
+    """Re-order the moves :func:`gen_search` gave: the foundation-depth order.
+
+    Foundation moves first (lower ranks first), cards brought back from a
+    foundation last; then moves off the column
+    whose card needed next on a foundation lies shallowest (fewest cards
+    above it), less 8 for each card by which the target column's own such
+    card lies less than 63 deep (burying a needed card that is near the top
+    costs most).  *noise* != 0 adds a seeded
+    tie-break of 0..31, which can swap moves whose depths differ by one
+    card.  The moves themselves are not changed, only their order.
+    """
+    cdef int score[MAXMOVES]
+    cdef int i, j, c, to, sc, d
+    cdef uint64_t x
+    cdef move_t mv
+    for i in range(n):
+        c = move_card(out[i])
+        to = move_target(out[i])
+        if to == TO_FOUNDATION:
+            score[i] = 100000 + (MAXRANK + 1 - card_rank(c))
+            continue
+        if s.where[c] >= s.ncols:       # a card coming back from its foundation: last
+            score[i] = -100000
+            continue
+        d = needed_depth(s, to)
+        sc = 64 * (64 - needed_depth(s, s.where[c])) - 8 * (63 - (d if d < 63 else 63))
+        if noise:
+            x = noise ^ (<uint64_t>out[i] * 0x9E3779B97F4A7C15ULL) ^ s.key
+            x = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ULL
+            sc += <int>((x >> 40) & 127)
+        score[i] = sc
+    for i in range(1, n):
+        mv = out[i]
+        sc = score[i]
+        j = i - 1
+        while j >= 0 and score[j] < sc:
+            out[j + 1] = out[j]
+            score[j + 1] = score[j]
+            j -= 1
+        out[j + 1] = mv
+        score[j + 1] = sc
+    return n
 
 
 cdef int expand(Search* S, int sp, uint64_t noise, int heur) noexcept nogil:
     """Generate the moves of the node at stack level *sp*. 0 ok, -1 out of memory.
 
-    The table buckets of the children are prefetched: their keys follow
-    from the parent's by two or three XORs, and the lookups that come later
-    then find their cache lines loaded.
+    *heur* 1 and 2 are the scorings of :func:`gen_search`; ORDER_DEPTH is
+    the foundation-depth order (:func:`order_by_depth`) over the same
+    moves.  The table buckets of the children are prefetched: their keys
+    follow from the parent's by two or three XORs, and the lookups that
+    come later then find their cache lines loaded.
     """
     cdef Frame* f = &S.frames[sp]
     cdef uint32_t i
     cdef uint64_t key, check
     if not grow_moves(S, f.first + MAXMOVES):
         return -1
-    f.count = gen_search(&S.s, S.moves + f.first, noise, heur, f.played if sp > 0 else -1)
+    if heur == ORDER_DEPTH:
+        f.count = gen_search(&S.s, S.moves + f.first, 0, 1, f.played if sp > 0 else -1)
+        if f.count > 1:
+            order_by_depth(&S.s, S.moves + f.first, f.count, noise)
+    else:
+        f.count = gen_search(&S.s, S.moves + f.first, noise, heur, f.played if sp > 0 else -1)
     f.next = 0
     for i in range(f.count):
         child_keys(&S.s, S.moves[f.first + i], &key, &check)
@@ -157,19 +293,19 @@ cdef int enter(Search* S, int sp) noexcept nogil:
     if S.next_index >= INDEX_MASK:
         return -2               # 2**40 positions entered: the index field is full
     if S.t.used * 4 > S.t.nbuckets * BUCKET * 3 and S.t.nbuckets < S.t.max_buckets \
+            and search_bytes(S) + table_bytes(&S.t) <= S.mem_budget \
             and not (S.deadline > 0 and S.t.nbuckets >= 65536 and now_seconds() >= S.deadline):
         if table_grow(&S.t) == 0:
             for i in range(sp):
                 S.frames[i].slot = -1     # slots moved; frame_entry finds them again
-    f.key = S.s.key
-    f.check = S.s.check
     f.index = S.next_index
     S.next_index += 1
     f.low = f.index
-    f.slot = table_insert(&S.t, f.key, f.check, f.index | ON_PATH)
-    if f.slot < 0 and over_insert(S, f.key, f.check, f.index) < 0:
+    f.tpos = S.tarjan_len
+    f.slot = table_insert(&S.t, S.s.key, S.s.check, f.index | ON_PATH)
+    if f.slot < 0 and over_insert(S, S.s.key, S.s.check, f.index) < 0:
         return -1
-    tarjan_push(S, f.key, f.check, f.index)
+    tarjan_push(S, S.s.key, S.s.check)
     return 0
 
 
@@ -179,25 +315,27 @@ cdef inline void leave(Search* S, Frame* f) noexcept nogil:
     if e != NULL:
         e.info &= ~ON_PATH
     elif S.over_len > 0:
-        over_remove(S, f.key, f.check, f.index)
+        over_remove(S, S.s.key, S.s.check, f.index)
 
 
 # The side set of path nodes.  Such a node arises only when every entry of
 # its bucket is on the search path: rare, but long paths in a table at its
-# budget do meet it.  Records: index 0 = empty slot, OVER_GONE = deleted.
-
-cdef uint64_t OVER_GONE = 0xFFFFFFFFFFFFFFFFULL
-
+# budget do meet it.  Linear probing with backward-shift deletion (no
+# tombstones, so a lookup never walks over deleted records); index 0 marks
+# an empty slot.
 
 cdef int over_rebuild(Search* S, uint64_t cap) noexcept nogil:
     """Re-insert the live records into *cap* fresh slots. 0 ok, -1 no memory."""
     cdef TarjanRecord* old = S.over
     cdef uint64_t old_cap = S.over_cap, i, j
-    cdef TarjanRecord* fresh = <TarjanRecord*>calloc(cap, sizeof(TarjanRecord))
+    cdef TarjanRecord* fresh
+    if search_bytes(S) + cap * sizeof(TarjanRecord) > S.mem_budget:
+        return -1
+    fresh = <TarjanRecord*>calloc(cap, sizeof(TarjanRecord))
     if fresh == NULL:
         return -1
     for i in range(old_cap):
-        if old[i].index != 0 and old[i].index != OVER_GONE:
+        if old[i].index != 0:
             j = old[i].check & (cap - 1)
             while fresh[j].index != 0:
                 j = (j + 1) & (cap - 1)
@@ -205,17 +343,14 @@ cdef int over_rebuild(Search* S, uint64_t cap) noexcept nogil:
     free(old)
     S.over = fresh
     S.over_cap = cap
-    S.over_used = S.over_len
     return 0
 
 
 cdef int over_insert(Search* S, uint64_t key, uint64_t check, uint64_t index) noexcept nogil:
     """Add a path node to the side set. 0 ok, -1 if memory ran out."""
-    cdef uint64_t j, cap = S.over_cap
-    if (S.over_used + 1) * 2 > cap:
-        while (S.over_len + 1) * 4 > cap:
-            cap *= 2
-        if over_rebuild(S, cap) < 0:
+    cdef uint64_t j
+    if (S.over_len + 1) * 2 > S.over_cap:
+        if over_rebuild(S, S.over_cap * 2) < 0:
             return -1
     j = check & (S.over_cap - 1)
     while S.over[j].index != 0:
@@ -224,7 +359,6 @@ cdef int over_insert(Search* S, uint64_t key, uint64_t check, uint64_t index) no
     S.over[j].check = check
     S.over[j].index = index
     S.over_len += 1
-    S.over_used += 1
     return 0
 
 
@@ -232,26 +366,48 @@ cdef inline int64_t over_find(const Search* S, uint64_t key, uint64_t check) noe
     """Slot of the side set's record of the position, or -1."""
     cdef uint64_t j = check & (S.over_cap - 1)
     while S.over[j].index != 0:
-        if S.over[j].index != OVER_GONE and S.over[j].check == check and S.over[j].key == key:
+        if S.over[j].check == check and S.over[j].key == key:
             return <int64_t>j
         j = (j + 1) & (S.over_cap - 1)
     return -1
 
 
 cdef inline void over_remove(Search* S, uint64_t key, uint64_t check, uint64_t index) noexcept nogil:
-    """Take a path node out of the side set (if it is there)."""
-    cdef int64_t j = over_find(S, key, check)
-    if j >= 0 and S.over[j].index == index:
-        S.over[j].index = OVER_GONE
-        S.over_len -= 1
-        if S.over_len == 0:
-            over_clear(S)
+    """Take a path node out of the side set (if it is there), shifting its probe run back."""
+    cdef int64_t found = over_find(S, key, check)
+    cdef uint64_t i, k, home, mask = S.over_cap - 1
+    if found < 0 or S.over[found].index != index:
+        return
+    i = <uint64_t>found
+    S.over_len -= 1
+    while True:
+        S.over[i].index = 0
+        k = i
+        while True:
+            k = (k + 1) & mask
+            if S.over[k].index == 0:
+                return
+            home = S.over[k].check & mask
+            # the record at k may stay unless its home lies cyclically in (i, k]
+            if (home <= i or home > k) if i <= k else (home <= i and home > k):
+                break
+        S.over[i] = S.over[k]
+        i = k
 
 
 cdef inline void over_clear(Search* S) noexcept nogil:
     memset(S.over, 0, S.over_cap * sizeof(TarjanRecord))
     S.over_len = 0
-    S.over_used = 0
+
+
+cdef inline int out_of_memory(const Search* S) noexcept nogil:
+    """What a round that ran out of memory below the root returns.
+
+    A portfolio round just ends, as if its quota were spent (-1: the next
+    round, in another order, may need a shorter path); the proof phase
+    stops the search with ST_OUT_OF_MEMORY.
+    """
+    return ST_OUT_OF_MEMORY if S.proof else -1
 
 
 cdef int run_round(Search* S, uint64_t budget, uint64_t noise, int heur) noexcept nogil:
@@ -259,8 +415,9 @@ cdef int run_round(Search* S, uint64_t budget, uint64_t noise, int heur) noexcep
 
     Returns ST_SOLVED (frames 1..S.depth-1 hold the winning line),
     ST_UNSOLVABLE (the search finished: every reachable position was
-    explored), -1 when the round's quota is spent, or the limit that
-    stopped it.  A position is skipped only if it is proven dead, or
+    explored), -1 when the round's quota, its memory (a portfolio round:
+    :func:`out_of_memory`) or the portfolio's share of the time is spent,
+    or the limit that stopped it.  A position is skipped only if it is proven dead, or
     already visited in this round (on the current path, or inside a
     component still being explored, which the Tarjan low-link then keeps
     open until its root is finished).
@@ -277,7 +434,7 @@ cdef int run_round(Search* S, uint64_t budget, uint64_t noise, int heur) noexcep
 
     S.t.base = S.next_index
     S.tarjan_len = 0
-    if S.over_used:
+    if S.over_len:
         over_clear(S)
     S.depth = 0
     f = &S.frames[0]
@@ -309,6 +466,8 @@ cdef int run_round(Search* S, uint64_t budget, uint64_t noise, int heur) noexcep
                 t = now_seconds()
                 if S.deadline > 0 and t >= S.deadline:
                     return ST_TIME_LIMIT
+                if not S.proof and S.proof_time > 0 and t >= S.proof_time:
+                    return -1      # the portfolio's share of the time is spent
                 if t >= S.next_signal_check:
                     S.next_signal_check = t + 0.05
                     with gil:
@@ -322,7 +481,7 @@ cdef int run_round(Search* S, uint64_t budget, uint64_t noise, int heur) noexcep
             if S.s.left == 0:
                 if not grow_frames(S, sp + 2):
                     unmake(&S.s, m, src)
-                    return ST_OUT_OF_MEMORY
+                    return out_of_memory(S)
                 g = &S.frames[sp + 1]
                 g.played = m
                 g.source = src
@@ -347,7 +506,7 @@ cdef int run_round(Search* S, uint64_t budget, uint64_t noise, int heur) noexcep
                     continue
             if not grow_frames(S, sp + 2):
                 unmake(&S.s, m, src)
-                return ST_OUT_OF_MEMORY
+                return out_of_memory(S)
             f = &S.frames[sp]      # the frames may have moved
             sp += 1
             g = &S.frames[sp]
@@ -359,12 +518,12 @@ cdef int run_round(Search* S, uint64_t budget, uint64_t noise, int heur) noexcep
             if i == -2:
                 return ST_NODE_LIMIT
             if i < 0 or expand(S, sp, noise, heur) < 0:
-                return ST_OUT_OF_MEMORY
+                return out_of_memory(S)
         else:
             # every move of this node explored: dead, given its component
             leave(S, f)
             if f.low == f.index:
-                tarjan_close(S, f.index)
+                tarjan_close(S, f.index, f.tpos)
                 if S.timed_out:
                     return ST_TIME_LIMIT
             if sp == 0:
@@ -392,7 +551,7 @@ cdef void unwind(Search* S) noexcept nogil:
         if sp > 0:
             unmake(&S.s, f.played, f.source)
     S.depth = 0
-    if S.over_used:
+    if S.over_len:
         over_clear(S)
 
 
@@ -409,37 +568,72 @@ cdef inline uint64_t luby(uint64_t i) noexcept nogil:
 
 
 cdef int search_loop(Search* S, uint64_t seed, uint64_t base_budget, double growth) noexcept nogil:
-    """Iterative deepening on the node quota: restart rounds until one decides.
+    """The portfolio of move orders, then the proof phase.
 
-    Round k (k = 1, 2, ...) gets a quota of base_budget * luby(k) * growth**k
-    nodes, a move scoring (odd rounds the inversion score, even rounds the
-    soon-needed-cards score) and a move-order tie-break (round 1 the plain
-    order, later rounds a seeded noise of 0..NOISE).  The transposition
-    table survives between rounds; what a round proved dead stays proven,
-    so each round starts where the earlier ones left off.  A round that
-    finishes within its quota is exhaustive and decides the deal.
+    Portfolio: two interleaved streams of restart rounds.  Stream A is the
+    restart schedule of the two scorings: its round k (k = 1, 2, ...) has a
+    quota of base_budget * luby(k) * growth**k nodes, the inversion score
+    in odd rounds and the soon-needed-cards score in even ones, *seed* as
+    the tie-break of round 1 (0: none) and a seeded noise after.  Stream B
+    runs the foundation-depth order with quotas of DEPTH_BASE * luby(k) *
+    growth**k and the same noise rule; once stream A has spent DEPTH_START
+    nodes, it runs whenever it has spent less than half of what stream A
+    has, so it gets a third of the nodes.  All
+    rounds share the transposition table and what earlier rounds proved
+    dead, so each starts where the others left off, and neither stream can
+    spend more than its share.  A round that finishes within its quota
+    decides the deal (a win, or every position reachable under the pruning
+    rules explored).
+
+    Proof phase: once S.proof_nodes nodes are spent or S.proof_time is
+    reached without a decision, one last round without a quota, in the
+    foundation-depth order, runs until it decides or a limit stops it.
     """
-    cdef uint64_t k = 0, budget, noise
-    cdef double scale = 1.0
+    cdef uint64_t k = 0, ka = 0, kb = 0, kk, budget, noise, base, before
+    cdef uint64_t spent_a = 0, spent_b = 0
+    cdef double scale_a = 1.0, scale_b = 1.0
     cdef int st, heur
+    cdef bint stream_b
     cdef uint64_t x
     cdef double quota
     while True:
         k += 1
         S.rounds = k
-        if scale < 1e12:
-            scale *= growth
-        quota = base_budget * luby(k) * scale
-        budget = <uint64_t>quota if quota < 4e18 else <uint64_t>4e18
-        if budget < 1:
-            budget = 1
-        if k == 1:
+        if (S.proof_nodes and S.nodes >= S.proof_nodes) \
+                or (S.proof_time > 0 and now_seconds() >= S.proof_time):
+            S.proof = 1
+            return run_round(S, 0xFFFFFFFFFFFFFFFFULL, seed, ORDER_DEPTH)
+        stream_b = spent_a >= DEPTH_START and spent_b * 2 < spent_a
+        if stream_b:
+            kb += 1
+            kk = kb
+            if scale_b < 1e12:
+                scale_b *= growth
+            quota = DEPTH_BASE * luby(kb) * scale_b
+            heur = ORDER_DEPTH
+        else:
+            ka += 1
+            kk = ka
+            if scale_a < 1e12:
+                scale_a *= growth
+            quota = base_budget * luby(ka) * scale_a
+            heur = ORDER_INVERSIONS if ka % 2 == 1 else ORDER_SOON_NEEDED
+        if kk == 1:
             noise = seed
         else:
-            x = seed ^ (k * 0xD1B54A32D192ED03ULL)
+            x = seed ^ (kk * 0xD1B54A32D192ED03ULL) ^ (0x5851F42D4C957F2DULL if stream_b else 0)
             noise = splitmix64(&x) | 1
-        heur = 1 + <int>((k - 1) % 2)
+        budget = <uint64_t>quota if quota < 4e18 else <uint64_t>4e18
+        if S.proof_nodes and budget > S.proof_nodes - S.nodes:
+            budget = S.proof_nodes - S.nodes
+        if budget < 1:
+            budget = 1
+        before = S.nodes
         st = run_round(S, budget, noise, heur)
+        if stream_b:
+            spent_b += S.nodes - before
+        else:
+            spent_a += S.nodes - before
         if st >= 0:
             return st
         unwind(S)
@@ -650,7 +844,7 @@ cdef int _reraise() except -1:
 
 
 cdef class DepthFirstSearch:
-    """The restart depth-first search of one position (docs/engine.md).
+    """The portfolio depth-first search of one position, with its proof phase (docs/engine.md).
 
     Parameters
     ----------
@@ -658,7 +852,13 @@ cdef class DepthFirstSearch:
         As for :class:`bakersdozen._position.Position` (*play* None: Baker's
         Dozen's play).
     memory_mb : float
-        Megabytes (2**20 bytes) for the transposition table, in (0, 2**20].
+        MiB (2**20 bytes) for the whole search, in (0, 2**20]: the
+        transposition table takes up to three quarters (TABLE_SHARE), the
+        Tarjan stack up to an eighth (TARJAN_SHARE), the search path and
+        its move lists the rest.  A path that needs more than the budget
+        ends the search with OUT_OF_MEMORY.  (Below 1 MiB, which
+        :func:`bakersdozen.solve` refuses, the arrays get 256 KiB beyond
+        the table's share, so that tests can search with tiny tables.)
 
     Raises
     ------
@@ -679,18 +879,21 @@ cdef class DepthFirstSearch:
         bytes = <uint64_t>(memory_mb * 1048576.0)
         if bytes < 4096:
             bytes = 4096
-        self.S.frames_cap = 1024
-        self.S.moves_cap = 1024 * 128         # grows on demand (grow_moves)
-        self.S.tarjan_cap = 4096
+        # below 1 MiB (tests' tiny tables) the arrays get 256 KiB beyond the table's share
+        self.S.mem_budget = bytes if bytes >= 1048576 else <uint64_t>(bytes * TABLE_SHARE) + 262144
+        self.S.aux_max = <uint64_t>(bytes * TARJAN_SHARE)
+        self.S.frames_cap = 64
+        self.S.moves_cap = 64 * MAXMOVES
+        self.S.tarjan_cap = 256
         self.S.over_cap = 64
         self.S.next_index = 1
         self.S.frames = <Frame*>malloc(self.S.frames_cap * sizeof(Frame))
         self.S.moves = <move_t*>malloc(self.S.moves_cap * sizeof(move_t))
-        self.S.tarjan = <TarjanRecord*>malloc(self.S.tarjan_cap * sizeof(TarjanRecord))
+        self.S.tarjan = <KeyPair*>malloc(self.S.tarjan_cap * sizeof(KeyPair))
         self.S.over = <TarjanRecord*>calloc(self.S.over_cap, sizeof(TarjanRecord))
         if self.S.frames == NULL or self.S.moves == NULL or self.S.tarjan == NULL \
-                or self.S.over == NULL or table_init(&self.S.t, bytes) != 0:
-            raise MemoryError(f"cannot allocate {memory_mb} MB for the transposition table")
+                or self.S.over == NULL or table_init(&self.S.t, <uint64_t>(bytes * TABLE_SHARE)) != 0:
+            raise MemoryError(f"cannot allocate the first arrays and table of the search (memory_mb={memory_mb})")
 
     def __dealloc__(self):
         free(self.S.frames)
@@ -704,7 +907,7 @@ cdef class DepthFirstSearch:
 
     def run(self, *, double time_limit=0.0, unsigned long long max_nodes=0,
             unsigned long long seed=0, unsigned long long base_budget=256,
-            double growth=1.05):
+            double growth=1.05, double proof_share=PROOF_SHARE):
         """Decide the position.  Releases the GIL while it searches; runs once.
 
         Parameters
@@ -718,6 +921,12 @@ cdef class DepthFirstSearch:
         base_budget, growth : int, float
             Node quota of the first restart round and its growth per round
             (growth in [1, 16]).
+        proof_share : float
+            Share of the budget (of *max_nodes*, else of *time_limit*) the
+            portfolio of restart rounds may spend before the proof phase
+            (one round without a quota) takes the rest, in [0, 1]; with
+            neither limit, the proof phase begins after PROOF_NODES
+            nodes.  0 starts with the proof phase.
 
         Returns
         -------
@@ -742,14 +951,29 @@ cdef class DepthFirstSearch:
             raise RuntimeError("a DepthFirstSearch runs once; make a new one")
         if not growth >= 1.0 or growth > 16.0:
             raise ValueError(f"growth must be in [1, 16], not {growth}")
+        if not 0.0 <= proof_share <= 1.0:
+            raise ValueError(f"proof_share must be in [0, 1], not {proof_share}")
         self.ran = True
         S.max_nodes = max_nodes
+        if max_nodes:
+            S.proof_nodes = <uint64_t>(max_nodes * proof_share)
+        elif time_limit <= 0:
+            S.proof_nodes = <uint64_t>(PROOF_NODES * proof_share)
+        if proof_share == 0.0:
+            S.proof_nodes = 0
+            S.proof = 1
         with nogil:
             start = now_seconds()
             if time_limit > 0:
                 S.deadline = start + time_limit
+                if not max_nodes and proof_share < 1.0:
+                    S.proof_time = start + time_limit * proof_share
             S.next_signal_check = start + 0.02
-            st = search_loop(S, seed, base_budget, growth)
+            if S.proof:
+                S.rounds = 1
+                st = run_round(S, 0xFFFFFFFFFFFFFFFFULL, seed, ORDER_DEPTH)
+            else:
+                st = search_loop(S, seed, base_budget, growth)
         if st == ST_INTERRUPTED:
             # the exception (KeyboardInterrupt) that a signal handler raised
             PyErr_Restore(S.exc_type, S.exc_value, S.exc_tb)
@@ -764,3 +988,12 @@ cdef class DepthFirstSearch:
                 out.append(move_to_tuple(&S.s, m))
                 make(&S.s, m)
         return (st, out, S.nodes, S.rounds, S.t.used)
+
+    @property
+    def stats(self):
+        """What the search used: a dict of ``proof`` (the proof phase ran),
+        ``max_depth`` (deepest path, frames), ``bytes`` (memory held at
+        the end: table and arrays), ``table_bytes`` and ``budget`` (bytes)."""
+        return {"proof": bool(self.S.proof), "max_depth": self.S.max_depth,
+                "bytes": search_bytes(&self.S), "table_bytes": table_bytes(&self.S.t),
+                "budget": self.S.mem_budget}

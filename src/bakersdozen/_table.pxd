@@ -2,9 +2,12 @@
 """The transposition table of the compiled engine (private).
 
 Open addressing in buckets of four 16-byte entries (one 64-byte cache
-line).  The table starts small and doubles (rehashing) while it is below
-the caller's memory budget; at the budget it stops growing and replaces
-entries instead.  An entry keeps a position's check key (63 random bits)
+line).  The table starts small and doubles in place (each bucket splits in
+two) while it is below the caller's memory budget; at the budget it stops
+growing and replaces entries instead.  The bucket count need not be a
+power of two: a position's bucket is the high half of the product of 64
+hash bits and the bucket count, so doubling the count sends bucket *b* to
+2*b* or 2*b* + 1 and the table can fill any budget.  An entry keeps a position's check key (63 random bits)
 and 21 bits of its bucket key, and a lookup compares both: 84 random bits
 tell positions apart, and a lookup compares at most 4 entries, so over
 10**10 lookups the chance of one false match is about 4 * 10**10 / 2**84,
@@ -51,6 +54,22 @@ cdef extern from *:
     """
     void prefetch_line "bd_table_prefetch"(const void* p) nogil   # hint: load p's cache line
 
+cdef extern from *:
+    """
+    #ifndef BD_TABLE_MULHI
+    #define BD_TABLE_MULHI
+    #if defined(_MSC_VER) && defined(_M_X64)
+    #include <intrin.h>
+    static inline unsigned long long bd_mulhi(unsigned long long a, unsigned long long b) { return __umulh(a, b); }
+    #else
+    static inline unsigned long long bd_mulhi(unsigned long long a, unsigned long long b) {
+        return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+    }
+    #endif
+    #endif
+    """
+    uint64_t mulhi "bd_mulhi"(uint64_t a, uint64_t b) nogil    # (a * b) >> 64
+
 # One entry, 16 bytes; BUCKET of them make a 64-byte bucket.
 cdef struct Entry:
     uint64_t check    # State.check of the stored position; never 0 for a stored one
@@ -62,16 +81,17 @@ cdef struct Entry:
 
 cdef struct Table:
     Entry* entries         # nbuckets * BUCKET entries, owned (table_init / table_free)
-    uint64_t nbuckets      # buckets in use, a power of two
-    uint64_t max_buckets   # the memory budget, in buckets (a power of two)
+    uint64_t nbuckets      # buckets in use: max_buckets / 2**j for some j >= 0
+    uint64_t max_buckets   # the table's share of the memory budget, in buckets
     uint64_t used          # occupied entries
     uint64_t base          # first DFS index of the current round: entries below it that are
                            #   neither PROVEN nor ON_PATH are stale (left by an earlier round)
 
 
 cdef inline uint64_t bucket_of(const Table* t, uint64_t keylo, uint64_t check) noexcept nogil:
-    """The bucket of a position: 21 bits of its key above the bits of its check key."""
-    return ((keylo & KEYLO_MASK) | (check << KEYLO_BITS)) & (t.nbuckets - 1)
+    """The bucket of a position: 64 hash bits (its check key above 21 bits of
+    its key) scaled to the bucket count by a multiply-high."""
+    return mulhi((keylo & KEYLO_MASK) | (check << KEYLO_BITS), t.nbuckets)
 
 
 cdef inline bint entry_live(const Table* t, const Entry* e) noexcept nogil:
@@ -132,6 +152,11 @@ cdef inline int64_t table_insert(Table* t, uint64_t key, uint64_t check, uint64_
 cdef inline void table_prefetch(const Table* t, uint64_t key, uint64_t check) noexcept nogil:
     """Start loading the bucket of a position that will be looked up soon."""
     prefetch_line(&t.entries[bucket_of(t, key, check) * BUCKET])
+
+
+cdef inline uint64_t table_bytes(const Table* t) noexcept nogil:
+    """Memory the entries take now, bytes."""
+    return t.nbuckets * BUCKET * sizeof(Entry)
 
 
 # Defined in _table.pyx.

@@ -115,8 +115,8 @@ class _SearchMethod(Protocol):
 
 
 #: The search methods :func:`solve` can use, by name.  ``"dfs"``: the
-#: restart depth-first search with a transposition table (docs/engine.md);
-#: it decides a deal (a win, or a proof that none exists) and its winning
+#: portfolio depth-first search (restart rounds, then a proof phase) with a
+#: transposition table (docs/engine.md); it decides a deal (a win, or a proof that none exists) and its winning
 #: lines are not the shortest.
 SEARCH_METHODS: Final[Mapping[str, _SearchMethod]] = MappingProxyType({
     "dfs": _search.DepthFirstSearch,
@@ -238,11 +238,12 @@ def solve(
         Positions generated (moves made by the search); ``None`` for no
         limit.  Honoured exactly.
     memory_mb : float
-        MiB (2**20 bytes) for the transposition table, which starts small
-        and never grows past this; 1 to 2**20.  The search path, its move
-        lists and the Tarjan stack take memory besides, in proportion to
-        the work of a round (deal 417 with an 8 MiB table: the whole
-        process peaked at 115 MiB after 100 million positions).
+        MiB (2**20 bytes) for the whole search, 1 to 2**20: the
+        transposition table (up to three quarters; it starts small and
+        grows with its load), the search path with its move lists, and the
+        Tarjan stack.  A portfolio round whose path outgrows it just ends;
+        the proof phase then stops with the reason ``"memory_mb"``.  The
+        interpreter's own memory (about 20 MiB) comes on top.
     seed : int
         0 for the default move order; another value selects other
         tie-breaks (a different, equally valid search).  The result is
@@ -257,7 +258,7 @@ def solve(
         ``deal.rules``.
     method : str
         The search, by name: a key of :data:`SEARCH_METHODS` (today only
-        ``"dfs"``, the restart depth-first search of docs/engine.md).
+        ``"dfs"``, the portfolio depth-first search of docs/engine.md).
 
     Returns
     -------

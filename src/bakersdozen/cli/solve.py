@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_limit_arguments(parser)
     parser.add_argument(
         "--memory-mb", type=positive_float, default=512.0, metavar="MB",
-        help="MiB for the transposition table (default 512)",
+        help="MiB for the whole search: table, path, bookkeeping (default 512)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object (a record)")
     add_rules_arguments(parser)
