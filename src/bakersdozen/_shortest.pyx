@@ -405,9 +405,16 @@ cdef inline int line_index(Window* W) noexcept nogil:
     return -1
 
 
-cdef void window_dfs(Window* W, int d, int depth) noexcept nogil:
+cdef void window_dfs(Window* W, int d, int depth, int last_card) noexcept nogil:
+    """Every move sequence of up to *depth* moves from W.s, within the budget.
+
+    Two kinds of move are skipped, as no shortest path between two
+    positions needs them: a move of the card the previous move moved (the
+    two moves are one move, or none) and a column's only card moving to
+    another column (docs/engine.md, "Shortest lines").
+    """
     cdef move_t moves[MAXMOVES]
-    cdef int n, i, src, j, gain
+    cdef int n, i, src, j, gain, c
     if d > 0:
         j = line_index(W)
         if j >= 0:
@@ -418,14 +425,21 @@ cdef void window_dfs(Window* W, int d, int depth) noexcept nogil:
                 W.best_len = d
                 for i in range(d):
                     W.best[i] = W.path[i]
-    if d == depth or W.nodes >= W.budget:
+    if d == depth:
         return
     n = gen_legal(&W.s, moves)
     for i in range(n):
+        c = move_card(moves[i])
+        if c == last_card:
+            continue
+        if move_target(moves[i]) != TO_FOUNDATION and W.s.height[W.s.where[c]] == 1:
+            continue
+        if W.nodes >= W.budget:
+            return
         W.nodes += 1
         src = make(&W.s, moves[i])
         W.path[d] = moves[i]
-        window_dfs(W, d + 1, depth)
+        window_dfs(W, d + 1, depth, c)
         unmake(&W.s, moves[i], src)
 
 
@@ -443,6 +457,7 @@ def window_shorten(columns, foundations, int ranks, list moves, int width=3,
     """
     cdef State root, root_i
     cdef int n = len(moves), i, j, k, m
+    cdef bint dirty
     cdef uint64_t p, size
     cdef Window* W
     cdef bytearray buffer = bytearray((n + 1) * sizeof(move_t))
@@ -472,28 +487,30 @@ def window_shorten(columns, foundations, int ranks, list moves, int width=3,
     W.budget = budget
     with nogil:
         i = 0
+        dirty = True
+        W.s = root
         while i < n:
-            # p[i], then the positions after it (the latest index wins)
-            W.s = root
-            for k in range(i):
-                make(&W.s, line[k])
-            root_i = W.s
-            memset(W.slot_of, 0, size * sizeof(int))
-            for k in range(i, n):
-                make(&W.s, line[k])
-                W.keys[2 * (k + 1)] = W.s.key
-                W.keys[2 * (k + 1) + 1] = W.s.check
-                p = W.s.key & W.hmask
-                while W.slot_of[p] and not (
-                        W.keys[2 * (W.slot_of[p] - 1)] == W.s.key
-                        and W.keys[2 * (W.slot_of[p] - 1) + 1] == W.s.check):
-                    p = (p + 1) & W.hmask
-                W.slot_of[p] = k + 2
-            W.s = root_i
+            if dirty:
+                # index the positions after p[i] (the latest index wins); W.s is p[i]
+                root_i = W.s
+                memset(W.slot_of, 0, size * sizeof(int))
+                for k in range(i, n):
+                    make(&W.s, line[k])
+                    W.keys[2 * (k + 1)] = W.s.key
+                    W.keys[2 * (k + 1) + 1] = W.s.check
+                    p = W.s.key & W.hmask
+                    while W.slot_of[p] and not (
+                            W.keys[2 * (W.slot_of[p] - 1)] == W.s.key
+                            and W.keys[2 * (W.slot_of[p] - 1) + 1] == W.s.check):
+                        p = (p + 1) & W.hmask
+                    W.slot_of[p] = k + 2
+                W.s = root_i
+                dirty = False
             W.from_index = i
             W.best_gain = 0
             W.nodes = 0
-            window_dfs(W, 0, width)
+            if move_target(line[i]) != TO_FOUNDATION:
+                window_dfs(W, 0, width, -1)
             if W.best_gain > 0:
                 j = W.best_j
                 m = W.best_len
@@ -502,7 +519,9 @@ def window_shorten(columns, foundations, int ranks, list moves, int width=3,
                 for k in range(j, n):
                     line[i + m + k - j] = line[k]
                 n -= j - i - m
+                dirty = True
             else:
+                make(&W.s, line[i])
                 i += 1
     free(W.keys); free(W.slot_of); free(W)
     for i in range(n):
