@@ -300,7 +300,10 @@ cdef class ShortestSearch:
             Positions generated, 0 for none.
         upper : int
             Length of a known winning line (0 for none): only shorter lines
-            are looked for.
+            are looked for.  Without one, a position that cannot be won is
+            reported UNSOLVABLE only after the threshold has passed the
+            longest path of distinct positions, which may take many
+            iterations: decide first (as ``solve`` does), then search.
 
         Returns
         -------
