@@ -29,6 +29,11 @@ __all__ = ["Hint", "hint", "Review", "review"]
 #: Default wall-clock seconds for one solve in a hint or a review step.
 DEFAULT_TIME_LIMIT = 10.0
 
+#: Seconds :func:`hint` gives the shortest search (IDA*, docs/engine.md,
+#: "Shortest lines") after the default search has found a win: if IDA*
+#: proves a shortest line in that time, the hint is its first move.
+HINT_SHORTEST_SECONDS = 0.1
+
 
 @dataclass(frozen=True, slots=True)
 class Hint:
@@ -74,6 +79,12 @@ def hint(
 ) -> Hint:
     """The next move of a winning line from *position*, or a proof that there is none.
 
+    The default search decides the position; when it finds a win, the
+    shortest search (``solve(..., method="shortest")``) gets
+    :data:`HINT_SHORTEST_SECONDS` more, and if it proves a shortest line in
+    that time the hint is that line's first move (``hint.solution.optimal``
+    is then True); otherwise it is the first move of the default line.
+
     Parameters
     ----------
     position : Deal
@@ -106,6 +117,16 @@ def hint(
     if rules is not None:
         position = position.with_rules(find_rules(rules))
     solution = solve(position, **_limits(time_limit, max_nodes, memory_mb))  # type: ignore[arg-type]
+    if solution.verdict is Verdict.SOLVED and solution.moves and not solution.optimal:
+        seconds = HINT_SHORTEST_SECONDS
+        if time_limit is not None:
+            seconds = min(seconds, time_limit)
+        shortest = solve(
+            position, time_limit=seconds, max_nodes=max_nodes, memory_mb=min(memory_mb, 64.0),
+            method="shortest",
+        )
+        if shortest.solved and shortest.optimal:
+            solution = shortest
     move = solution.moves[0] if solution.verdict is Verdict.SOLVED and solution.moves else None
     return Hint(solution.verdict, move, solution)
 
