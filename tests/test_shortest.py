@@ -168,3 +168,16 @@ def test_records_without_the_fields_still_read() -> None:
     assert record.optimal is True and record.lower_bound == 70
     with pytest.raises(Exception, match="not a record"):
         Record.from_json({**data, "optimal": "maybe"})
+
+
+def test_hint_takes_the_first_move_of_a_proven_shortest_line() -> None:
+    from bakersdozen.analysis import hint
+
+    deal = Deal.pysol(1)
+    line = solve(deal).moves
+    position = check(deal, line[:-25]).position
+    answer = hint(position, time_limit=None)
+    assert answer.solution.solved and answer.solution.optimal
+    assert answer.move == answer.solution.moves[0]
+    assert len(answer.solution.moves) == answer.solution.lower_bound <= 25
+    assert check(position, answer.solution.moves).won

@@ -202,7 +202,7 @@ SEARCH_METHODS: Final[Mapping[str, _SearchMethod]] = MappingProxyType({
 #: lines"): from each position of the line, every move sequence of up to
 #: WINDOW moves, at most WINDOW_BUDGET positions, is tried for a shortcut.
 WINDOW: Final = 3
-WINDOW_BUDGET: Final = 40
+WINDOW_BUDGET: Final = 25
 
 
 def _to_move(raw: tuple[int, int, int]) -> Move:
