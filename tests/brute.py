@@ -111,3 +111,25 @@ def reachable_count(deal: Deal) -> int:
                 seen.add(nxt)
                 stack.append(nxt)
     return len(seen)
+
+
+def shortest_win_length(deal: Deal) -> int | None:
+    """Fewest moves of a winning line from *deal* (Baker's Dozen), or None if none wins.
+
+    Breadth-first search over every legal move, positions identified
+    exactly: the first won position dequeued is at the least distance.
+    """
+    from collections import deque
+
+    start = _start(deal)
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        position = queue.popleft()
+        if not any(position[0]):
+            return dist[position]
+        for nxt in _successors(position):
+            if nxt not in dist:
+                dist[nxt] = dist[position] + 1
+                queue.append(nxt)
+    return None

@@ -48,8 +48,8 @@ def test_dfs_is_the_default_method() -> None:
 
 
 def test_an_unknown_method_is_refused_with_the_list() -> None:
-    with pytest.raises(ValueError, match=r"'shortest'.*dfs"):
-        solve(Deal.pysol(1), method="shortest")
+    with pytest.raises(ValueError, match=r"'astar'.*dfs, shortest"):
+        solve(Deal.pysol(1), method="astar")
     with pytest.raises(TypeError):
         solve(Deal.pysol(1), method=None)  # type: ignore[arg-type]
 

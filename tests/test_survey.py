@@ -189,9 +189,13 @@ def test_jsonl_and_csv_are_standard(tmp_path: Path, capsys: pytest.CaptureFixtur
             assert row["length"] == "" and line["length"] is None
     assert by_deal["64"]["verdict"] == "unsolvable"
     # Both formats read back to the same records (two runs: seconds differ;
-    # CSV writes no moves and an empty list of moves the same way).
+    # CSV writes no moves and an empty list of moves the same way, and does
+    # not carry optimal and lower_bound, which JSON Lines does).
+    assert all(r.lower_bound is not None for r in read_records(str(jsonl)) if r.solved)
+
     def same(path: Path) -> list[SurveyRecord]:
-        return sorted((replace(r, seconds=0.0, moves=r.moves or None)
+        return sorted((replace(r, seconds=0.0, moves=r.moves or None, optimal=None,
+                               lower_bound=None)
                        for r in read_records(str(path))), key=lambda r: r.deal)
 
     assert same(jsonl) == same(table)

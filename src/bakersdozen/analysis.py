@@ -22,12 +22,17 @@ from .errors import IllegalMoveError, ParseError
 from .model import Deal, Move
 from .rules import Rules, find_rules
 from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
-from .solver import solve
+from .solver import SHORTEST_PLAY, solve
 
 __all__ = ["Hint", "hint", "Review", "review"]
 
 #: Default wall-clock seconds for one solve in a hint or a review step.
 DEFAULT_TIME_LIMIT = 10.0
+
+#: Seconds :func:`hint` gives the shortest search (IDA*, docs/engine.md,
+#: "Shortest lines") after the default search has found a win: if IDA*
+#: proves a shortest line in that time, the hint is its first move.
+HINT_SHORTEST_SECONDS = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +79,15 @@ def hint(
 ) -> Hint:
     """The next move of a winning line from *position*, or a proof that there is none.
 
+    The default search decides the position; when it finds a win, the
+    shortest search (``solve(..., method="shortest")``) gets
+    :data:`HINT_SHORTEST_SECONDS` more, and if it proves a shortest line in
+    that time the hint is that line's first move (``hint.solution.optimal``
+    is then True); otherwise it is the first move of the default line.
+    The shortest search plays Baker's Dozen's play knobs only
+    (:data:`bakersdozen.solver.SHORTEST_PLAY`); other games get the default
+    line's first move.
+
     Parameters
     ----------
     position : Deal
@@ -106,6 +120,20 @@ def hint(
     if rules is not None:
         position = position.with_rules(find_rules(rules))
     solution = solve(position, **_limits(time_limit, max_nodes, memory_mb))  # type: ignore[arg-type]
+    shortest_plays = all(
+        getattr(position.rules, knob) == value for knob, value in SHORTEST_PLAY.items()
+    )
+    if (solution.verdict is Verdict.SOLVED and solution.moves and not solution.optimal
+            and shortest_plays):
+        seconds = HINT_SHORTEST_SECONDS
+        if time_limit is not None:
+            seconds = min(seconds, time_limit)
+        shortest = solve(
+            position, time_limit=seconds, max_nodes=max_nodes, memory_mb=min(memory_mb, 64.0),
+            method="shortest",
+        )
+        if shortest.solved and shortest.optimal:
+            solution = shortest
     move = solution.moves[0] if solution.verdict is Verdict.SOLVED and solution.moves else None
     return Hint(solution.verdict, move, solution)
 

@@ -278,6 +278,13 @@ class Record:
         The move-order seed used.
     game : str
         The rules' preset name (``"bakers_dozen"``).
+    optimal : bool or None
+        When SOLVED: whether the line is proven to have the fewest moves
+        (:attr:`bakersdozen.Solution.optimal`); None when not SOLVED or
+        not recorded (files written before this field existed).
+    lower_bound : int or None
+        When SOLVED: the proven least number of moves of any winning line
+        (:attr:`bakersdozen.Solution.lower_bound`); None as for *optimal*.
     """
 
     deal: DealId
@@ -292,6 +299,8 @@ class Record:
     memory_mb: float = DEFAULT_MEMORY_MB
     seed: int = 0
     game: str = BAKERS_DOZEN.name
+    optimal: bool | None = None
+    lower_bound: int | None = None
 
     @classmethod
     def from_solution(
@@ -323,6 +332,8 @@ class Record:
             memory_mb=float(memory_mb),
             seed=seed,
             game=game,
+            optimal=solution.optimal if solution.verdict is Verdict.SOLVED else None,
+            lower_bound=solution.lower_bound if solution.verdict is Verdict.SOLVED else None,
         )
 
     @property
@@ -339,8 +350,10 @@ class Record:
         """The record as JSON-ready values, keys in :data:`FIELDS` order.
 
         ``verdict`` is the lower-case name (``"solved"``, ``"unsolvable"``,
-        ``"unknown"``); ``moves`` is a list of move objects
-        (:func:`move_to_json`) and is left out when None.
+        ``"unknown"``); ``optimal`` (a bool) and ``lower_bound`` (an int)
+        follow the :data:`FIELDS` when known and are left out when None
+        (CSV files do not carry them); ``moves`` is a list of move objects
+        (:func:`move_to_json`), last, and is left out when None.
         """
         result: dict[str, object] = {
             "deal": self.deal,
@@ -355,6 +368,10 @@ class Record:
             "memory_mb": self.memory_mb,
             "seed": self.seed,
         }
+        if self.optimal is not None:
+            result["optimal"] = self.optimal
+        if self.lower_bound is not None:
+            result["lower_bound"] = self.lower_bound
         if self.moves is not None:
             result["moves"] = [move_to_json(move) for move in self.moves]
         return result
@@ -382,6 +399,8 @@ class Record:
                 memory_mb=float(_number(data.get("memory_mb", DEFAULT_MEMORY_MB))),
                 seed=int(_number(data.get("seed", 0))),
                 game=str(data.get("game") or BAKERS_DOZEN.name),
+                optimal=_optional_bool(data.get("optimal")),
+                lower_bound=_optional_int(data.get("lower_bound")),
             )
         except (KeyError, ValueError, TypeError) as error:
             text = repr(dict(data))
@@ -401,6 +420,18 @@ def _number(value: object) -> float | int:
 
 def _optional_int(value: object) -> int | None:
     return None if value is None or value == "" else int(_number(value))
+
+
+def _optional_bool(value: object) -> bool | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        return value
+    if value in ("true", "True"):
+        return True
+    if value in ("false", "False"):
+        return False
+    raise ValueError(f"{value!r} is not a bool")
 
 
 def _optional_float(value: object) -> float | None:

@@ -52,6 +52,15 @@ class Solution:
         ``"max_nodes"`` or ``"memory_mb"``; ``None`` otherwise.
     rounds : int
         Restart rounds the search ran (docs/engine.md, "The search").
+    optimal : bool
+        True when no winning line is shorter than :attr:`moves` (proven:
+        by the shortest search, or because the line meets
+        :attr:`lower_bound`); False when SOLVED without that proof, or not
+        SOLVED.
+    lower_bound : int
+        Moves every winning line from the deal needs at least (proven;
+        docs/engine.md, "Shortest lines"); equal to ``len(moves)`` when
+        :attr:`optimal`; 0 when not SOLVED.
     """
 
     verdict: Verdict
@@ -60,6 +69,8 @@ class Solution:
     seconds: float = 0.0
     reason: str | None = None
     rounds: int = 0
+    optimal: bool = False
+    lower_bound: int = 0
 
     @property
     def solved(self) -> bool:

@@ -24,13 +24,13 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Final, Protocol
 
-from . import _position, _search
+from . import _position, _search, _shortest
 from .cards import Card
 from .check import check
 from .errors import BakersDozenError
 from .model import FOUNDATION, Deal, Move
 from .rules import (
-    BAKERS_DOZEN, Build, EmptyColumn, FoundationBuild, MoveUnit, Rules, find_rules,
+    BAKERS_DOZEN, Build, EmptyColumn, FoundationBuild, MoveUnit, Rules, RulesError, find_rules,
 )
 from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
 
@@ -114,13 +114,133 @@ class _SearchMethod(Protocol):
     ) -> _Search: ...
 
 
+class ShortestSearch:
+    """The ``"shortest"`` search method: a winning line with the fewest moves.
+
+    First the restart depth-first search (``"dfs"``) decides the position
+    and its line is shortened (:func:`simplify`); then IDA*
+    (:class:`bakersdozen._shortest.ShortestSearch`, docs/engine.md,
+    "Shortest lines") looks for a shorter line, with what is left of the
+    limits.  After :meth:`run`, :attr:`optimal` says whether the line
+    returned is proven shortest and :attr:`lower_bound` gives the proven
+    least length of a winning line.
+
+    Parameters
+    ----------
+    columns, foundations, ranks, play, memory_mb
+        As for :class:`bakersdozen._search.DepthFirstSearch`.
+
+    Raises
+    ------
+    RulesError
+        If *play* is not Baker's Dozen's play (:data:`SHORTEST_PLAY`): the
+        bound and the pruning rules of the IDA* are proven for it only.
+    """
+
+    def __init__(
+        self,
+        columns: Sequence[Sequence[int]],
+        foundations: Sequence[int] = (0, 0, 0, 0),
+        ranks: int = 13,
+        play: tuple[int, int, int, int, int] | None = None,
+        *,
+        memory_mb: float = DEFAULT_MEMORY_MB,
+    ) -> None:
+        if play is not None and tuple(play) != _SHORTEST_CODES:
+            raise RulesError(
+                "the shortest search is proven for Baker's Dozen's play only "
+                "(build any_suit, one card at a time, empty columns take nothing, "
+                "foundations by suit, no foundation return; any layout): "
+                "use method='dfs' for other rules"
+            )
+        self._args = ([list(c) for c in columns], list(foundations), ranks)
+        self._play = play
+        self._memory_mb = memory_mb
+        self._dfs = _search.DepthFirstSearch(*self._args, play, memory_mb=memory_mb)
+        self.optimal = False
+        self.lower_bound = 0
+
+    def run(
+        self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0
+    ) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
+        """Find a shortest line: ``(status, moves, nodes, rounds, table_entries)``.
+
+        *status* is that of the depth-first search (SOLVED, UNSOLVABLE or a
+        limit); when SOLVED, *moves* is the IDA* line if it finished, else
+        the depth-first search's shortened line (then :attr:`optimal` is
+        False unless that line meets the bound).
+        """
+        start = time.perf_counter()
+        status, raw, nodes, rounds, entries = self._dfs.run(
+            time_limit=time_limit, max_nodes=max_nodes, seed=seed
+        )
+        del self._dfs
+        if status != _search.SOLVED:
+            return status, raw, nodes, rounds, entries
+        raw = _shorten_raw((*self._args, self._play or _SHORTEST_CODES), raw)
+        left_time = 0.0
+        if time_limit > 0:
+            left_time = time_limit - (time.perf_counter() - start)
+            if left_time <= 0:
+                left_time = 1e-6
+        left_nodes = 0
+        if max_nodes > 0:
+            left_nodes = max(max_nodes - nodes, 1)
+        ida = _shortest.ShortestSearch(*self._args, memory_mb=min(self._memory_mb, 1024.0))
+        found, line, ida_nodes, bound, _iterations = ida.run(
+            time_limit=left_time, max_nodes=left_nodes, upper=len(raw)
+        )
+        del ida
+        if found == _shortest.UNSOLVABLE:  # pragma: no cover  (the dfs line wins)
+            raise BakersDozenError("internal error: IDA* found no line where one wins")
+        if found == _shortest.FOUND:
+            raw = line
+        self.optimal = found in (_shortest.FOUND, _shortest.BOUND_MET) or bound >= len(raw)
+        self.lower_bound = len(raw) if self.optimal else bound
+        return status, raw, nodes + ida_nodes, rounds, entries
+
+
 #: The search methods :func:`solve` can use, by name.  ``"dfs"``: the
 #: portfolio depth-first search (restart rounds, then a proof phase) with a
-#: transposition table (docs/engine.md); it decides a deal (a win, or a proof that none exists) and its winning
-#: lines are not the shortest.
+#: transposition table (docs/engine.md); it decides a deal (a win, or a
+#: proof that none exists) and its winning lines are not the shortest.
+#: ``"shortest"``: :class:`ShortestSearch`, the same decision, then IDA*
+#: for a winning line with the fewest moves, proven minimal (docs/engine.md,
+#: "Shortest lines"); Baker's Dozen's play only (:data:`SHORTEST_PLAY`).
 SEARCH_METHODS: Final[Mapping[str, _SearchMethod]] = MappingProxyType({
     "dfs": _search.DepthFirstSearch,
+    "shortest": ShortestSearch,
 })
+
+#: The windowed shortening of a default line (docs/engine.md, "Shortest
+#: lines"): from each position of the line, every move sequence of up to
+#: WINDOW moves, at most WINDOW_BUDGET positions, is tried for a shortcut.
+WINDOW: Final = 3
+WINDOW_BUDGET: Final = 25
+
+
+#: The play knobs the ``"shortest"`` method and the windowed shortening
+#: play (those of Baker's Dozen; the layout knobs may differ): the lower
+#: bound and the pruning rules of docs/engine.md, "Shortest lines", are
+#: proven for these.  Other rules get the plain bound (cards not home).
+SHORTEST_PLAY: Final = MappingProxyType({
+    knob: getattr(BAKERS_DOZEN, knob)
+    for knob in ("build", "moves", "empty_column", "foundation_build", "foundation_return")
+})
+_SHORTEST_CODES: Final = _play_codes(BAKERS_DOZEN)
+
+
+def _root_bound(deal: Deal) -> int:
+    """A proven lower bound on the moves of a winning line from *deal*.
+
+    Under :data:`SHORTEST_PLAY` the bound of docs/engine.md ("Shortest
+    lines"); under other rules the cards not yet home, each of which needs
+    at least its own move to a foundation.
+    """
+    args = _engine_args(deal)
+    if tuple(args[3]) == _SHORTEST_CODES:
+        return int(_shortest.root_bound(*args[:3]))
+    return deal.cards_left
 
 
 def _to_move(raw: tuple[int, int, int]) -> Move:
@@ -257,8 +377,13 @@ def solve(
         :func:`~bakersdozen.rules.find_rules`); None (the default) for
         ``deal.rules``.
     method : str
-        The search, by name: a key of :data:`SEARCH_METHODS` (today only
-        ``"dfs"``, the portfolio depth-first search of docs/engine.md).
+        The search, by name: a key of :data:`SEARCH_METHODS`: ``"dfs"``,
+        the portfolio depth-first search of docs/engine.md, or
+        ``"shortest"``, the same followed by IDA* for a line with the
+        fewest moves (the limits cover both; a line cut short by a limit is
+        the depth-first one, with :attr:`Solution.optimal` False and the
+        proven :attr:`Solution.lower_bound`).  ``"shortest"`` plays
+        Baker's Dozen's play knobs only (:data:`SHORTEST_PLAY`; any layout).
 
     Returns
     -------
@@ -309,16 +434,25 @@ def solve(
         max_nodes=int(max_nodes or 0),
         seed=seed,
     )
+    shortest = search if isinstance(search, ShortestSearch) else None
     del search  # the table's memory goes back at once
     if status == _search.SOLVED:
         try:
-            moves = _shorten(deal, tuple(_to_move(m) for m in raw))
+            if shortest is not None:
+                moves = tuple(_to_move(m) for m in raw)
+            else:
+                moves = _shorten(deal, tuple(_to_move(m) for m in raw))
         except ValueError:
             moves = ()
         if (not moves and deal.cards_left) or (verify and not check(deal, moves).won):
             raise BakersDozenError("internal error: the engine's line does not win")
+        if shortest is not None:
+            optimal, bound = shortest.optimal, shortest.lower_bound
+        else:
+            bound = _root_bound(deal)
+            optimal = len(moves) <= bound
         seconds = time.perf_counter() - start
-        return Solution(Verdict.SOLVED, moves, nodes, seconds, None, rounds)
+        return Solution(Verdict.SOLVED, moves, nodes, seconds, None, rounds, optimal, bound)
     seconds = time.perf_counter() - start
     if status == _search.UNSOLVABLE:
         return Solution(Verdict.UNSOLVABLE, (), nodes, seconds, None, rounds)
@@ -339,7 +473,10 @@ def simplify(
     out loops (a card moved and moved back, a move undone later with
     nothing between), and merging a card's two successive moves (A to B,
     later B to C, becomes A to C at the later time; A to B and later back
-    to A disappear) where the whole line still replays to a win.
+    to A disappear) where the whole line still replays to a win.  Then a
+    windowed search (:data:`WINDOW`, :data:`WINDOW_BUDGET`) replaces a
+    stretch of the line by fewer moves where a short search finds them;
+    all three repeat until none shortens the line.
 
     Parameters
     ----------
@@ -377,4 +514,23 @@ def _shorten(deal: Deal, moves: tuple[Move, ...]) -> tuple[Move, ...]:
         (m.card.index, m.source - 1, -1 if m.target == FOUNDATION else m.target - 1)
         for m in moves
     ]
-    return tuple(_to_move(m) for m in _search.shorten(*_engine_args(deal), raw))
+    return tuple(_to_move(m) for m in _shorten_raw(_engine_args(deal), raw))
+
+
+def _shorten_raw(
+    args: tuple[list[list[int]], list[int], int, tuple[int, int, int, int, int]],
+    raw: list[tuple[int, int, int]],
+) -> list[tuple[int, int, int]]:
+    """The engine's passes on a line of engine moves, until none shortens it.
+
+    The windowed pass plays one-card moves by Baker's Dozen's play only
+    (:data:`SHORTEST_PLAY`); under other rules the first two passes run.
+    """
+    raw = _search.shorten(*args, raw)
+    if tuple(args[3]) != _SHORTEST_CODES:
+        return raw
+    while True:
+        shorter = _shortest.window_shorten(*args[:3], raw, WINDOW, WINDOW_BUDGET)
+        if len(shorter) >= len(raw):
+            return raw
+        raw = _search.shorten(*args, shorter)

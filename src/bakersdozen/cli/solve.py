@@ -2,7 +2,9 @@
 
 Exit status 0 solved, 1 unsolvable, 3 unknown (a limit stopped the search),
 2 bad input.  ``--json`` prints one :class:`bakersdozen.records.Record`
-with its moves, the shape a survey writes.
+with its moves, the shape a survey writes.  ``--shortest`` looks for a
+winning line with the fewest moves (``solve(..., method="shortest")``) and
+says whether it is proven minimal, or else the proven lower bound.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="MiB for the whole search: table, path, bookkeeping (default 512)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object (a record)")
+    parser.add_argument(
+        "--shortest", action="store_true",
+        help="find a winning line with the fewest moves, proven minimal if the limits allow "
+        "(IDA*, docs/engine.md); the time limit covers the whole search",
+    )
     add_rules_arguments(parser)
     parser.add_argument(
         "--html", metavar="FILE",
@@ -52,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         solution = solve(
             deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
             memory_mb=args.memory_mb, seed=args.seed,
+            method="shortest" if args.shortest else "dfs",
         )
     except ValueError as error:
         raise BakersDozenError(str(error)) from None
@@ -77,6 +85,14 @@ def run(args: argparse.Namespace) -> int:
         if solution.reason:
             out[0] += f" ({solution.reason} reached)"
         out += [f"{i:4d}. {move}" for i, move in enumerate(solution.moves, 1)]
+        if solution.solved:
+            if solution.optimal:
+                out.append(f"length: {len(solution.moves)} (proven shortest)")
+            else:
+                out.append(
+                    f"length: {len(solution.moves)} (every winning line needs at least "
+                    f"{solution.lower_bound} moves)"
+                )
         out.append(f"nodes: {solution.nodes}")
         out.append(f"seconds: {solution.seconds:.3f}")
         print("\n".join(out))

@@ -1,0 +1,84 @@
+"""Shortest winning lines of PySol deals: default length, shortest length, time.
+
+Usage::
+
+    python bench/optimal_table.py [FIRST] [LAST] [--time-limit S] [--out FILE]
+
+For each PySol Baker's Dozen deal FIRST..LAST (default 1..100), solves it
+with the default search (``method="dfs"``) and with ``method="shortest"``
+under a time limit of S seconds (default 20) and writes one Markdown table
+row as soon as the deal is done (so a run stopped midway keeps its rows).
+Every winning line is replayed with :func:`bakersdozen.check`.  Columns:
+deal, verdict, default length, shortest length, whether it is proven
+minimal, the proven lower bound, seconds of the shortest search, and
+positions it generated.  A summary follows the table when the run ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from bakersdozen import Deal, check, solve
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("first", type=int, nargs="?", default=1)
+    parser.add_argument("last", type=int, nargs="?", default=100)
+    parser.add_argument("--time-limit", type=float, default=20.0)
+    parser.add_argument("--out", default="-")
+    args = parser.parse_args(argv)
+    out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")
+    out.write(
+        f"Shortest lines of PySol deals {args.first}-{args.last}, "
+        f"{args.time_limit:g} s limit per deal (bench/optimal_table.py)\n\n"
+        "| deal | verdict | default | shortest | proven | lower bound | seconds | positions |\n"
+        "|---:|---|---:|---:|---|---:|---:|---:|\n"
+    )
+    out.flush()
+    rows = []
+    for number in range(args.first, args.last + 1):
+        deal = Deal.pysol(number)
+        default = solve(deal)
+        start = time.perf_counter()
+        best = solve(deal, method="shortest", time_limit=args.time_limit)
+        seconds = time.perf_counter() - start
+        if best.solved:
+            assert check(deal, best.moves).won and check(deal, default.moves).won
+            assert len(best.moves) <= len(default.moves)
+            row = (number, "solved", len(default.moves), len(best.moves), best.optimal,
+                   best.lower_bound, seconds, best.nodes)
+            out.write(
+                f"| {number} | solved | {len(default.moves)} | {len(best.moves)} | "
+                f"{'yes' if best.optimal else 'no'} | {best.lower_bound} | {seconds:.2f} | "
+                f"{best.nodes} |\n"
+            )
+            rows.append(row)
+        else:
+            out.write(f"| {number} | {best.verdict.value} | - | - | - | - | {seconds:.2f} | "
+                      f"{best.nodes} |\n")
+        out.flush()
+    if rows:
+        proven = [r for r in rows if r[4]]
+        out.write(
+            f"\n{len(rows)} deals solved, {len(proven)} proven minimal within the limit; "
+            f"median default length {statistics.median(r[2] for r in rows):g}, "
+            f"median shortest-search length {statistics.median(r[3] for r in rows):g}"
+        )
+        if proven:
+            out.write(
+                f"; on the proven deals: median default {statistics.median(r[2] for r in proven):g}, "
+                f"median shortest {statistics.median(r[3] for r in proven):g}, "
+                f"median seconds {statistics.median(r[6] for r in proven):.2f}"
+            )
+        out.write(".\n")
+    if out is not sys.stdout:
+        out.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

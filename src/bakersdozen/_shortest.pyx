@@ -1,0 +1,533 @@
+# cython: language_level=3
+"""Shortest winning lines (private): IDA* and the windowed line shortener.
+
+:class:`ShortestSearch` finds a winning line with the fewest moves by
+iterative-deepening A* (IDA*) with an admissible, consistent lower bound on
+the moves still needed (:func:`lower_bound`), a sound pruned move generator
+(:func:`gen_shortest`) and a transposition table of the smallest depth at
+which each position was reached in the current iteration.
+:func:`window_shorten` shortens a given winning line with bounded searches
+between its positions.  docs/engine.md ("Shortest lines") gives the bound,
+the pruning rules and their proofs; :mod:`bakersdozen.solver` uses both.
+"""
+
+from cpython.exc cimport PyErr_Fetch, PyErr_Restore
+from cpython.ref cimport PyObject, Py_XDECREF
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
+
+from bakersdozen._position cimport (
+    MAXMOVES, MAXRANK, NCARDS, TO_FOUNDATION, State, card_rank, card_suit, dead_after,
+    gen_legal, is_dead, is_legal, is_safe_home, make, make_move, move_card, move_target,
+    move_t, move_to_tuple, state_from_python, unmake,
+)
+from bakersdozen._search cimport now_seconds, replay_wins
+
+cdef extern from "Python.h":
+    int check_signals "PyErr_CheckSignals"() noexcept
+
+# Outcomes of ShortestSearch.run().
+FOUND = 0          # a line of minimal length was found (the returned moves)
+BOUND_MET = 1      # no line shorter than the caller's upper bound: that line is minimal
+UNSOLVABLE = 2     # no winning line at all (every reachable position explored)
+NODE_LIMIT = 3
+TIME_LIMIT = 4
+
+cdef enum:
+    R_FOUND = 1
+    R_NONE = 0
+    R_NODE_LIMIT = -1
+    R_TIME_LIMIT = -2
+    R_INTERRUPTED = -3
+    MAXDEPTH = 1024
+    INF = 1 << 30
+
+
+# ---------------------------------------------------------------------------
+# The lower bound
+# ---------------------------------------------------------------------------
+
+cdef inline bint over_lower(const State* s, int col, int height, int c) noexcept nogil:
+    """Does column *col* hold, below *height*, a lower card of *c*'s suit?"""
+    cdef int i, x, suit = card_suit(c), r = card_rank(c)
+    for i in range(height):
+        x = s.cols[col][i]
+        if card_suit(x) == suit and card_rank(x) < r:
+            return True
+    return False
+
+
+cdef int stuck_cards(const State* s) noexcept nogil:
+    """Cards lying above a lower card of their own suit, in their column.
+
+    Each must make at least one move to another column before it can go
+    home (docs/engine.md, "Shortest lines").
+    """
+    cdef int col, i, n = 0
+    for col in range(s.ncols):
+        for i in range(1, s.height[col]):
+            if over_lower(s, col, i, s.cols[col][i]):
+                n += 1
+    return n
+
+
+cdef inline int lower_bound(const State* s) noexcept nogil:
+    """Moves still needed to win, at least: cards not home plus stuck cards."""
+    return s.left + stuck_cards(s)
+
+
+cdef inline int bound_delta(const State* s, move_t m) noexcept nogil:
+    """Change of :func:`lower_bound` that legal move *m* makes (-1, 0 or +1)."""
+    cdef int c = move_card(m), to = move_target(m), src = s.where[c]
+    cdef int d = 0
+    if to == TO_FOUNDATION:
+        return -1
+    if over_lower(s, src, s.height[src] - 1, c):
+        d -= 1
+    if over_lower(s, to, s.height[to], c):
+        d += 1
+    return d
+
+
+# ---------------------------------------------------------------------------
+# The pruned generator
+# ---------------------------------------------------------------------------
+
+cdef inline int gen_shortest(const State* s, move_t* out, int* delta, int last) noexcept nogil:
+    """Moves some shortest winning line from *s* starts with, into *out*.
+
+    Pruning (proofs in docs/engine.md, "Shortest lines"): a lost position
+    gets no moves; a safe foundation move is played alone; a column's only
+    card never moves to another column.  The moves come sorted by their
+    change of the lower bound (*delta*), smallest first.  *last* is the move
+    that led here, -1 at the root.
+    """
+    cdef move_t moves[MAXMOVES]
+    cdef int n, i, j, k = 0, c, d
+    cdef move_t mv
+    if dead_after(s, <move_t>last) if last >= 0 else is_dead(s):
+        return 0
+    n = gen_legal(s, moves)
+    for i in range(n):
+        mv = moves[i]
+        c = move_card(mv)
+        if move_target(mv) == TO_FOUNDATION:
+            if is_safe_home(s, c):
+                out[0] = mv
+                delta[0] = -1
+                return 1
+        elif s.height[s.where[c]] == 1:
+            continue
+        d = bound_delta(s, mv)
+        # insertion by delta, stable
+        j = k - 1
+        while j >= 0 and delta[j] > d:
+            out[j + 1] = out[j]
+            delta[j + 1] = delta[j]
+            j -= 1
+        out[j + 1] = mv
+        delta[j + 1] = d
+        k += 1
+    return k
+
+
+# ---------------------------------------------------------------------------
+# The table: smallest depth of each position in the current iteration
+# ---------------------------------------------------------------------------
+
+cdef struct DEntry:
+    uint64_t key
+    uint64_t check      # 0 = empty
+    uint32_t iteration
+    uint32_t depth
+
+cdef enum:
+    DBUCKET = 4
+
+
+cdef struct Ctx:
+    State s
+    DEntry* table
+    uint64_t nbuckets      # power of two
+    uint32_t iteration
+    int threshold
+    int next_threshold
+    move_t path[MAXDEPTH]
+    uint64_t nodes
+    uint64_t max_nodes
+    double deadline
+    double next_check
+    PyObject* exc_type
+    PyObject* exc_value
+    PyObject* exc_tb
+
+
+cdef inline bint seen_shallower(Ctx* C, int g) noexcept nogil:
+    """Was this position reached at depth <= *g* in this iteration?  Else record *g*."""
+    cdef uint64_t b = (C.s.key & (C.nbuckets - 1)) * DBUCKET
+    cdef int i, victim = -1
+    cdef uint32_t worst = 0
+    cdef DEntry* e
+    for i in range(DBUCKET):
+        e = &C.table[b + i]
+        if e.check == C.s.check and e.key == C.s.key:
+            if e.iteration == C.iteration and e.depth <= <uint32_t>g:
+                return True
+            e.iteration = C.iteration
+            e.depth = g
+            return False
+    for i in range(DBUCKET):
+        e = &C.table[b + i]
+        if e.check == 0 or e.iteration != C.iteration:
+            victim = i
+            break
+        if e.depth >= worst:
+            worst = e.depth
+            victim = i
+    e = &C.table[b + victim]
+    e.key = C.s.key
+    e.check = C.s.check
+    e.iteration = C.iteration
+    e.depth = g
+    return False
+
+
+cdef int ida(Ctx* C, int g, int h, int last) noexcept nogil:
+    """Depth-first search below the threshold from the current position at depth *g*."""
+    cdef move_t moves[MAXMOVES]
+    cdef int delta[MAXMOVES]
+    cdef int n, i, src, r, f
+    cdef double t
+    if C.s.left == 0:
+        return R_FOUND
+    if g >= MAXDEPTH - 1:
+        return R_NONE
+    if seen_shallower(C, g):
+        return R_NONE
+    n = gen_shortest(&C.s, moves, delta, last)
+    for i in range(n):
+        f = g + 1 + h + delta[i]
+        if f > C.threshold:
+            if f < C.next_threshold:
+                C.next_threshold = f
+            continue
+        C.nodes += 1
+        if C.max_nodes and C.nodes > C.max_nodes:
+            return R_NODE_LIMIT
+        if (C.nodes & 1023) == 0:
+            t = now_seconds()
+            if C.deadline > 0 and t >= C.deadline:
+                return R_TIME_LIMIT
+            if t >= C.next_check:
+                C.next_check = t + 0.05
+                with gil:
+                    if check_signals() != 0:
+                        PyErr_Fetch(&C.exc_type, &C.exc_value, &C.exc_tb)
+                        return R_INTERRUPTED
+        src = make(&C.s, moves[i])
+        C.path[g] = moves[i]
+        r = ida(C, g + 1, h + delta[i], moves[i])
+        unmake(&C.s, moves[i], src)
+        if r != R_NONE:
+            return r
+    return R_NONE
+
+
+cdef int _reraise() except -1:
+    """Propagate the exception already set (by PyErr_CheckSignals)."""
+    return -1
+
+
+cdef class ShortestSearch:
+    """IDA* for a winning line with the fewest moves (docs/engine.md, "Shortest lines").
+
+    Parameters
+    ----------
+    columns, foundations, ranks
+        As for :class:`bakersdozen._position.Position`.
+    memory_mb : float
+        MiB (2**20 bytes) for the table of depths, in (0, 2**20].
+
+    Raises
+    ------
+    ValueError
+        For a position that is not one of the game, or *memory_mb* out of range.
+    MemoryError
+        If the table cannot be allocated.
+    """
+
+    cdef Ctx* C
+    cdef bint ran
+
+    def __cinit__(self, columns, foundations=(0, 0, 0, 0), int ranks=MAXRANK, *,
+                  double memory_mb=64.0):
+        cdef uint64_t buckets = 1
+        self.C = <Ctx*>calloc(1, sizeof(Ctx))
+        if self.C == NULL:
+            raise MemoryError("cannot allocate the search state")
+        state_from_python(&self.C.s, columns, foundations, ranks)
+        if not 0 < memory_mb <= 1048576.0:
+            raise ValueError(f"memory_mb must be in (0, 2**20] (MiB), not {memory_mb}")
+        while buckets * 2 * DBUCKET * sizeof(DEntry) <= memory_mb * 1048576.0:
+            buckets *= 2
+        self.C.nbuckets = buckets
+        self.C.table = <DEntry*>calloc(buckets * DBUCKET, sizeof(DEntry))
+        if self.C.table == NULL:
+            raise MemoryError(f"cannot allocate {memory_mb} MiB for the table")
+        self.ran = False
+
+    def __dealloc__(self):
+        if self.C != NULL:
+            free(self.C.table)
+            Py_XDECREF(self.C.exc_type)
+            Py_XDECREF(self.C.exc_value)
+            Py_XDECREF(self.C.exc_tb)
+            free(self.C)
+
+    def lower_bound(self):
+        """The admissible bound at the root: cards not home plus stuck cards."""
+        return lower_bound(&self.C.s)
+
+    def run(self, *, double time_limit=0.0, unsigned long long max_nodes=0, int upper=0):
+        """Search for a shortest winning line.  Runs once; releases the GIL.
+
+        Parameters
+        ----------
+        time_limit : float
+            Seconds of wall-clock time, 0 for none.
+        max_nodes : int
+            Positions generated, 0 for none.
+        upper : int
+            Length of a known winning line (0 for none): only shorter lines
+            are looked for.  Without one, a position that cannot be won is
+            reported UNSOLVABLE only after the threshold has passed the
+            longest path of distinct positions, which may take many
+            iterations: decide first (as ``solve`` does), then search.
+
+        Returns
+        -------
+        tuple
+            ``(status, moves, nodes, bound, iterations)``: *status* FOUND
+            (*moves* a shortest line, ``(card, source, target)`` tuples),
+            BOUND_MET (no line is shorter than *upper*), UNSOLVABLE,
+            NODE_LIMIT or TIME_LIMIT; *bound* the proven lower bound on the
+            length of any winning line (the length itself when FOUND or
+            BOUND_MET).
+        """
+        cdef Ctx* C = self.C
+        cdef int r = R_NONE, h, depth = 0, i
+        cdef int iterations = 0, status
+        cdef list out = []
+        if self.ran:
+            raise RuntimeError("a ShortestSearch runs once; make a new one")
+        self.ran = True
+        if upper < 0:
+            raise ValueError(f"upper must be >= 0, not {upper}")
+        C.max_nodes = max_nodes
+        with nogil:
+            C.next_check = now_seconds() + 0.05
+            if time_limit > 0:
+                C.deadline = now_seconds() + time_limit
+            h = lower_bound(&C.s)
+            C.threshold = h
+            while upper == 0 or C.threshold < upper:
+                iterations += 1
+                C.iteration += 1
+                C.next_threshold = INF
+                r = ida(C, 0, h, -1)
+                if r != R_NONE:
+                    break
+                C.threshold = C.next_threshold
+                if C.threshold >= INF:
+                    break
+        if r == R_INTERRUPTED:
+            PyErr_Restore(C.exc_type, C.exc_value, C.exc_tb)
+            C.exc_type = C.exc_value = C.exc_tb = NULL
+            _reraise()
+        if r == R_FOUND:
+            status = FOUND
+            depth = C.threshold
+            i = 0
+            while C.s.left > 0 and i < MAXDEPTH:
+                out.append(move_to_tuple(&C.s, C.path[i]))
+                make(&C.s, C.path[i])
+                i += 1
+            depth = i
+        elif r == R_NODE_LIMIT:
+            status = NODE_LIMIT
+            depth = C.threshold
+        elif r == R_TIME_LIMIT:
+            status = TIME_LIMIT
+            depth = C.threshold
+        elif C.threshold >= INF:
+            status = UNSOLVABLE
+            depth = 0
+        else:
+            status = BOUND_MET
+            depth = upper
+        return (status, out, C.nodes, depth, iterations)
+
+
+def root_bound(columns, foundations, int ranks):
+    """The admissible lower bound of a position (cards not home plus stuck cards)."""
+    cdef State s
+    state_from_python(&s, columns, foundations, ranks)
+    return lower_bound(&s)
+
+
+# ---------------------------------------------------------------------------
+# Windowed shortening of a winning line
+# ---------------------------------------------------------------------------
+
+cdef struct Window:
+    State s
+    uint64_t* keys        # 2 * (n + 1): key, check of each position of the line
+    int* slot_of          # open-addressed hash: line index + 1, 0 = empty
+    uint64_t hmask
+    int n
+    int from_index        # the start of the current window search
+    int best_gain
+    int best_j
+    int best_len
+    move_t path[16]
+    move_t best[16]
+    uint64_t nodes
+    uint64_t budget
+
+
+cdef inline int line_index(Window* W) noexcept nogil:
+    """Latest index of the line whose position equals W.s, or -1."""
+    cdef uint64_t p = W.s.key & W.hmask
+    cdef int j
+    while W.slot_of[p]:
+        j = W.slot_of[p] - 1
+        if W.keys[2 * j] == W.s.key and W.keys[2 * j + 1] == W.s.check:
+            return j
+        p = (p + 1) & W.hmask
+    return -1
+
+
+cdef void window_dfs(Window* W, int d, int depth, int last_card) noexcept nogil:
+    """Every move sequence of up to *depth* moves from W.s, within the budget.
+
+    Two kinds of move are skipped, as no shortest path between two
+    positions needs them: a move of the card the previous move moved (the
+    two moves are one move, or none) and a column's only card moving to
+    another column (docs/engine.md, "Shortest lines").
+    """
+    cdef move_t moves[MAXMOVES]
+    cdef int n, i, src, j, gain, c
+    if d > 0:
+        j = line_index(W)
+        if j >= 0:
+            gain = j - W.from_index - d
+            if gain > W.best_gain:
+                W.best_gain = gain
+                W.best_j = j
+                W.best_len = d
+                for i in range(d):
+                    W.best[i] = W.path[i]
+    if d == depth:
+        return
+    n = gen_legal(&W.s, moves)
+    for i in range(n):
+        c = move_card(moves[i])
+        if c == last_card:
+            continue
+        if move_target(moves[i]) != TO_FOUNDATION and W.s.height[W.s.where[c]] == 1:
+            continue
+        if W.nodes >= W.budget:
+            return
+        W.nodes += 1
+        src = make(&W.s, moves[i])
+        W.path[d] = moves[i]
+        window_dfs(W, d + 1, depth, c)
+        unmake(&W.s, moves[i], src)
+
+
+def window_shorten(columns, foundations, int ranks, list moves, int width=3,
+                   unsigned long long budget=2000):
+    """Shorten a winning line with bounded searches between its positions.
+
+    From each position p[i] of the line, a depth-first search of every
+    legal move sequence up to *width* moves (at most *budget* positions
+    per start) looks for a later position p[j] that it reaches in fewer
+    than j - i moves; the best such shortcut replaces moves i..j-1, and the
+    scan goes on from the same i.  *moves* are ``(card, source, target)``
+    tuples; the result is a winning line of the same form, no longer.
+    ValueError if *moves* does not win, or *width* is not in 1..15.
+    """
+    cdef State root, root_i
+    cdef int n = len(moves), i, j, k, m
+    cdef bint dirty
+    cdef uint64_t p, size
+    cdef Window* W
+    cdef bytearray buffer = bytearray((n + 1) * sizeof(move_t))
+    cdef move_t* line = <move_t*><char*>buffer
+    cdef list out = []
+    if not 1 <= width <= 15:
+        raise ValueError(f"width must be in 1..15, not {width}")
+    state_from_python(&root, columns, foundations, ranks)
+    for i in range(n):
+        card, source, target = moves[i]
+        line[i] = make_move(card, TO_FOUNDATION if target < 0 else target)
+    if not replay_wins(&root, line, n):
+        raise ValueError("the line does not win")
+    W = <Window*>calloc(1, sizeof(Window))
+    size = 16
+    while size < 2 * (<uint64_t>n + 1):
+        size *= 2
+    if W != NULL:
+        W.keys = <uint64_t*>malloc((n + 1) * 2 * sizeof(uint64_t))
+        W.slot_of = <int*>malloc(size * sizeof(int))
+    if W == NULL or W.keys == NULL or W.slot_of == NULL:
+        if W != NULL:
+            free(W.keys); free(W.slot_of)
+        free(W)
+        raise MemoryError("cannot allocate the line's positions")
+    W.hmask = size - 1
+    W.budget = budget
+    with nogil:
+        i = 0
+        dirty = True
+        W.s = root
+        while i < n:
+            if dirty:
+                # index the positions after p[i] (the latest index wins); W.s is p[i]
+                root_i = W.s
+                memset(W.slot_of, 0, size * sizeof(int))
+                for k in range(i, n):
+                    make(&W.s, line[k])
+                    W.keys[2 * (k + 1)] = W.s.key
+                    W.keys[2 * (k + 1) + 1] = W.s.check
+                    p = W.s.key & W.hmask
+                    while W.slot_of[p] and not (
+                            W.keys[2 * (W.slot_of[p] - 1)] == W.s.key
+                            and W.keys[2 * (W.slot_of[p] - 1) + 1] == W.s.check):
+                        p = (p + 1) & W.hmask
+                    W.slot_of[p] = k + 2
+                W.s = root_i
+                dirty = False
+            W.from_index = i
+            W.best_gain = 0
+            W.nodes = 0
+            if move_target(line[i]) != TO_FOUNDATION:
+                window_dfs(W, 0, width, -1)
+            if W.best_gain > 0:
+                j = W.best_j
+                m = W.best_len
+                for k in range(m):
+                    line[i + k] = W.best[k]
+                for k in range(j, n):
+                    line[i + m + k - j] = line[k]
+                n -= j - i - m
+                dirty = True
+            else:
+                make(&W.s, line[i])
+                i += 1
+    free(W.keys); free(W.slot_of); free(W)
+    for i in range(n):
+        out.append(move_to_tuple(&root, line[i]))
+        make(&root, line[i])
+    return out
