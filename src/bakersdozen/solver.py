@@ -441,7 +441,7 @@ def solve(
             if shortest is not None:
                 moves = tuple(_to_move(m) for m in raw)
             else:
-                moves = _shorten(deal, tuple(_to_move(m) for m in raw))
+                moves = tuple(_to_move(m) for m in _shorten_raw(_engine_args(deal), raw))
         except ValueError:
             moves = ()
         if (not moves and deal.cards_left) or (verify and not check(deal, moves).won):
