@@ -197,6 +197,21 @@ def test_replay_and_solve_html(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert not (tmp_path / "c.html").exists()
 
 
+def test_replay_counts_moves_from_one_as_review_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "deal1.txt"
+    board.write_text(DEAL_1, encoding="utf-8")
+    moves = tmp_path / "moves.txt"
+    moves.write_text("AD F>1\n", encoding="utf-8")  # a foundation return, under no return
+    for command in (["replay", str(board), str(moves), "--html", str(tmp_path / "r.html")],
+                    ["review", str(board), str(moves)]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "move 1 'AD F>1'" in err, err
+        assert "foundation_return is off" in err
+    assert not (tmp_path / "r.html").exists()
+
+
 # -- the game and its knobs ----------------------------------------------------
 
 
