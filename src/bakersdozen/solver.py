@@ -399,7 +399,8 @@ def solve(
         For an argument of the wrong type or out of range; ValueError for
         an unknown *method* (the message lists the methods).
     RulesError
-        If *rules* names no preset.
+        If *rules* names no preset, or *method* is ``"shortest"`` and the
+        rules' play knobs are not Baker's Dozen's.
     MemoryError
         If the memory for the table cannot be had.
     KeyboardInterrupt
