@@ -106,7 +106,10 @@ def test_review_of_a_winnable_game_and_of_a_lost_deal() -> None:
     assert review(deal, line[:30], memory_mb=MEMORY_MB).describe(line[:30]).startswith(
         "still winnable after all 30 moves"
     )
-    assert review(deal, [str(m) for m in line]).verdict is Verdict.SOLVED
+    whole = review(deal, [str(m) for m in line])
+    assert whole.verdict is Verdict.SOLVED and whole.won  # it said "still winnable" once
+    assert whole.describe(line) == f"won: every card is home after all {len(line)} moves\n"
+    assert not review(deal, line[:-1], memory_mb=MEMORY_MB).won
     lost = review(Deal.pysol(64), [], memory_mb=MEMORY_MB)
     assert lost.start_verdict is Verdict.UNSOLVABLE and lost.losing_move is None
 

@@ -197,6 +197,45 @@ def test_replay_and_solve_html(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert not (tmp_path / "c.html").exists()
 
 
+def test_a_record_of_another_game_is_refused_with_the_flags_to_pass(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    flags = ["--move-unit", "sequence", "--empty-column", "kings_only", "--foundation-return"]
+    for game, knobs in (("castles_in_spain", []), ("bakers_dozen", flags)):
+        board = tmp_path / f"{game}.txt"
+        assert main(["deal", "1", "--game", game, *knobs]) == 0
+        board.write_text(capsys.readouterr().out, encoding="utf-8")
+        record = tmp_path / f"{game}.json"
+        assert main(["solve", "--deal", "1", "--game", game, *knobs, "--json"]) == 0
+        record.write_text(capsys.readouterr().out, encoding="utf-8")
+        named = json.loads(record.read_text(encoding="utf-8"))["game"]
+        for command in (["replay", str(board), str(record), "--html", str(tmp_path / "r.html")],
+                        ["review", str(board), str(record)]):
+            assert main(command) == 2  # read under plain Baker's Dozen
+            err = capsys.readouterr().err.splitlines()[-1]
+            assert f"solved under {named} " in err and "not bakers_dozen" in err
+            assert err.endswith("pass " + " ".join(["--game", game, *knobs]))
+            assert main([*command, "--game", game, *knobs]) == 0  # the advice works
+            capsys.readouterr()
+        assert (tmp_path / "r.html").exists()
+
+
+def test_replay_counts_moves_from_one_as_review_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "deal1.txt"
+    board.write_text(DEAL_1, encoding="utf-8")
+    moves = tmp_path / "moves.txt"
+    moves.write_text("AD F>1\n", encoding="utf-8")  # a foundation return, under no return
+    for command in (["replay", str(board), str(moves), "--html", str(tmp_path / "r.html")],
+                    ["review", str(board), str(moves)]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "move 1 'AD F>1'" in err, err
+        assert "foundation_return is off" in err
+    assert not (tmp_path / "r.html").exists()
+
+
 # -- the game and its knobs ----------------------------------------------------
 
 

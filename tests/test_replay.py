@@ -137,7 +137,7 @@ def test_data_cannot_close_the_script() -> None:
 def test_illegal_moves_are_refused() -> None:
     deal, moves = solution(24)
     bad = list(moves[:5]) + [Move(Card.from_text("KD"), 1, 2)] + list(moves[5:])
-    with pytest.raises(IllegalMoveError, match=r"move 5 'KD 1>2' is illegal") as info:
+    with pytest.raises(IllegalMoveError, match=r"move 6 'KD 1>2' is illegal") as info:
         replay_html(deal, bad)
     assert info.value.index == 5
     with pytest.raises(IllegalMoveError, match="not a move") as info:

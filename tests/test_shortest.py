@@ -201,3 +201,22 @@ def test_shortest_plays_good_measure_layout() -> None:
     solution = solve(deal, method="shortest", time_limit=30)
     assert solution.solved and check(deal, solution.moves).won
     assert solution.lower_bound <= len(solution.moves)
+
+
+@pytest.mark.parametrize("flags, knobs", [
+    (["--game", "castles_in_spain"], "build=alternate_colours, moves=supermove, empty_column=any_card"),
+    (["--foundation-return"], "foundation_return=True"),
+    (["--empty-column", "any_card"], "empty_column=any_card"),
+])
+def test_cli_shortest_elsewhere_names_the_knobs_and_the_way_out(
+        flags: list[str], knobs: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # it used to advise "use method='dfs'", the Python API's word, on the command line
+    from bakersdozen.cli import main
+
+    assert main(["solve", "--deal", "2", "--shortest", *flags]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "method=" not in err
+    assert f"has {knobs}: leave out --shortest" in err
+    assert main(["solve", "--deal", "2", "--shortest", "--kings", "none",
+                 "--max-nodes", "10"]) == 2  # a layout knob is fine; no PySol numbers though
+    assert "no PySol deal numbers" in capsys.readouterr().err

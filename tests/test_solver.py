@@ -387,6 +387,19 @@ def test_bad_arguments_are_refused(kwargs: dict[str, object], error: type) -> No
         solve(Deal.pysol(1), **kwargs)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("value", [0.5, 2**20 + 1, 1e15, 1e300, 10**400, float("inf"), float("nan")])
+def test_memory_mb_out_of_range_names_the_range(value: float) -> None:
+    # 1e15 and above once said "must be a positive finite number", which they are
+    with pytest.raises(ValueError, match=r"^memory_mb must be in 1\.\.2\*\*20 \(MiB\), not "):
+        solve(Deal.pysol(1), memory_mb=value)
+
+
+@pytest.mark.parametrize("value", [1e15, 1e300, 10**400])
+def test_huge_time_limit_names_the_bound(value: float) -> None:
+    with pytest.raises(ValueError, match=r"^time_limit must be a positive finite number below 1e15"):
+        solve(Deal.pysol(1), time_limit=value)
+
+
 def test_solve_needs_a_deal() -> None:
     with pytest.raises(TypeError, match="Deal"):
         solve("KC TH AH 6S")  # type: ignore[arg-type]

@@ -164,6 +164,8 @@ class Review:
         lies in ``range(undecided[0], undecided[1])`` (0-based indices).
     solves : int
         Solves run.
+    won : bool
+        True if the moves played put every card home (the game is won).
     """
 
     verdict: Verdict
@@ -173,11 +175,14 @@ class Review:
     moves: int
     undecided: tuple[int, int] | None
     solves: int
+    won: bool = False
 
     def describe(self, played: tuple[Move, ...]) -> str:
         """The review for people, lines ending in ``\\n``; *played* is the move list reviewed."""
         if self.start_verdict is Verdict.UNSOLVABLE:
             return "the deal cannot be won: no move lost it (proven)\n"
+        if self.won:
+            return f"won: every card is home after all {self.moves} moves\n"
         if self.verdict is Verdict.SOLVED:
             return f"still winnable after all {self.moves} moves\n"
         if self.losing_move is not None:
@@ -276,7 +281,8 @@ def review(
     last = verdict(n)
     start = verdict(0) if n else last
     if start.verdict is not Verdict.SOLVED or last.verdict is not Verdict.UNSOLVABLE:
-        return Review(last.verdict, None, (), start.verdict, n, None, len(cache))
+        return Review(last.verdict, None, (), start.verdict, n, None, len(cache),
+                      won=positions[-1].is_won)
     # positions[lo] is winnable, positions[hi] is not: bisect.
     lo, hi = 0, n
     while hi - lo > 1:

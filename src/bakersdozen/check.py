@@ -287,8 +287,8 @@ def check(deal: Deal, moves: Iterable[Move | str]) -> CheckResult:
     ------
     IllegalMoveError
         At the first move that cannot be played (or read); ``.index`` is
-        its 0-based position in *moves* and the message quotes the move and
-        gives the reason.
+        its 0-based position in *moves*; the message counts moves from 1
+        (as ``review`` does), quotes the move and gives the reason.
     TypeError
         If *deal* is not a :class:`Deal`, or *moves* is a single str (it
         would be read one character at a time) or not iterable.
@@ -311,14 +311,14 @@ def check(deal: Deal, moves: Iterable[Move | str]) -> CheckResult:
             try:
                 move = Move.from_text(item)
             except ParseError as error:
-                raise IllegalMoveError(f"move {index} {item!r}: {error}", index) from error
+                raise IllegalMoveError(f"move {index + 1} {item!r}: {error}", index) from error
         elif isinstance(item, Move):
             move = item
         else:
-            raise IllegalMoveError(f"move {index} is not a Move or a str: {item!r}", index)
+            raise IllegalMoveError(f"move {index + 1} is not a Move or a str: {item!r}", index)
         reason = _reason(columns, foundations, move, deal.ranks, rules)
         if reason is not None:
-            raise IllegalMoveError(f"move {index} {str(move)!r} is illegal: {reason}", index)
+            raise IllegalMoveError(f"move {index + 1} {str(move)!r} is illegal: {reason}", index)
         if move.source == FOUNDATION:
             foundations[move.card.suit] -= 1
             columns[move.target - 1].append(move.card)

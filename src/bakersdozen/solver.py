@@ -325,12 +325,16 @@ def _check_limit(
         if not 0 < value <= MAX_NODES_LIMIT:
             raise ValueError(f"{name} must be in 1..2**64-1, not {value!r}")
         return
+    if name == "memory_mb":
+        if not (1 <= value <= MAX_MEMORY_MB):  # False for nan; exact for huge ints
+            raise ValueError(f"memory_mb must be in 1..2**20 (MiB), not {value!r}")
+        return
     try:
         finite = math.isfinite(value) and value < 1e15
     except OverflowError:
         finite = False
     if not finite or value <= 0:
-        raise ValueError(f"{name} must be a positive finite number, not {value!r}")
+        raise ValueError(f"{name} must be a positive finite number below 1e15, not {value!r}")
 
 
 def solve(
@@ -395,7 +399,8 @@ def solve(
         For an argument of the wrong type or out of range; ValueError for
         an unknown *method* (the message lists the methods).
     RulesError
-        If *rules* names no preset.
+        If *rules* names no preset, or *method* is ``"shortest"`` and the
+        rules' play knobs are not Baker's Dozen's.
     MemoryError
         If the memory for the table cannot be had.
     KeyboardInterrupt
@@ -409,8 +414,6 @@ def solve(
     _check_limit("time_limit", time_limit)
     _check_limit("max_nodes", max_nodes, integral=True)
     _check_limit("memory_mb", memory_mb, optional=False)
-    if not 1 <= memory_mb <= MAX_MEMORY_MB:
-        raise ValueError(f"memory_mb must be in 1..2**20 (MiB), not {memory_mb!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be an int, not {seed!r}")
     if not 0 <= seed < 2**64:

@@ -232,22 +232,65 @@ def read_board(path: str, rules: Rules | None = None) -> tuple[Deal, bool]:
         raise ParseError(f"{display_name(path)}: {error}") from None
 
 
-def read_moves_file(path: str) -> tuple[Move, ...]:
+def _game_options(game: str) -> str:
+    """Advice naming the options that select *game* (a ``Rules.name``)."""
+    preset, _, knobs = game.partition("+")
+    flag_of = {field: flag for flag, field, _ in _KNOB_FLAGS}
+    flag_of["foundation_return"] = "--foundation-return"
+    options = [f"--game {preset}"]
+    for knob, _, value in (item.partition("=") for item in knobs.split(",") if item):
+        if knob not in flag_of:
+            return f"play {game} (its {knob} has no flag; use the Python API)"
+        if knob == "foundation_return":
+            if value == "True":
+                options.append(flag_of[knob])
+            else:
+                return f"play {game} (foundation_return off has no flag; use the Python API)"
+        else:
+            options.append(f"{flag_of[knob]} {value}")
+    return "pass " + " ".join(options)
+
+
+def read_moves_file(path: str, rules: Rules | None = None) -> tuple[Move, ...]:
     """Read a move list file (``-`` for standard input): one move per line, or JSON.
+
+    Parameters
+    ----------
+    path : str
+        The file, ``-`` for standard input.
+    rules : Rules or None
+        The game the moves are played under.  A ``solve --json`` record
+        names the game it was solved under (``"game"``); if that is not
+        ``rules.name``, the file is refused rather than replayed under the
+        wrong rules.  None: not checked.
 
     Raises
     ------
     ParseError
-        If the file cannot be read or a move cannot be read; the message
-        starts with the file name and names the line.
+        If the file cannot be read, a move cannot be read, or the record's
+        game is not *rules*; the message starts with the file name and
+        names the line (or the games, and the ``--game`` to pass).
     """
+    import json
+
     from ..records import read_moves
 
     text = read_text(path, MOVES_LIMIT, "a move list")
     try:
-        return read_moves(text)
+        moves = read_moves(text)
     except ParseError as error:
         raise ParseError(f"{display_name(path)}: {error}") from None
+    if rules is not None and text.lstrip("\ufeff \t\r\n").startswith("{"):
+        try:
+            game = json.loads(text.lstrip("\ufeff")).get("game")
+        except (ValueError, AttributeError):
+            game = None
+        if isinstance(game, str) and game != rules.name:
+            raise ParseError(
+                f"{display_name(path)}: the moves were solved under {game} (the record's "
+                f"\"game\"), not {rules.name}: {_game_options(game)}"
+            )
+    return moves
 
 
 def write_html(path: str, deal: Deal, moves: tuple[Move, ...], title: str) -> None:

@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    deal, _ = read_board(args.board, rules_from_args(args))
-    moves = read_moves_file(args.moves)
+    rules = rules_from_args(args)
+    deal, _ = read_board(args.board, rules)
+    moves = read_moves_file(args.moves, rules)
     write_html(args.html, deal, moves, args.title or f"{args.board}: {len(moves)} moves")
     return EXIT_OK

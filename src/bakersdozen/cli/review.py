@@ -38,10 +38,11 @@ def run(args: argparse.Namespace) -> int:
     from ..analysis import review
     from ..solution import Verdict
 
-    deal, kings_moved = read_board(args.file, rules_from_args(args))
+    rules = rules_from_args(args)
+    deal, kings_moved = read_board(args.file, rules)
     if kings_moved:
         print(KINGS_NOTE, file=sys.stderr)
-    played = read_moves_file(args.moves)
+    played = read_moves_file(args.moves, rules)
     result = review(
         deal, played, time_limit=args.time_limit, max_nodes=args.max_nodes,
         memory_mb=args.memory_mb,

@@ -46,9 +46,20 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import BakersDozenError
     from ..model import Deal
     from ..solution import Verdict
-    from ..solver import solve
+    from ..solver import SHORTEST_PLAY, solve
 
     rules = rules_from_args(args)
+    if args.shortest:
+        changed = [
+            f"{knob}={getattr(getattr(rules, knob), 'value', getattr(rules, knob))}"
+            for knob, value in SHORTEST_PLAY.items() if getattr(rules, knob) != value
+        ]
+        if changed:
+            raise BakersDozenError(
+                f"--shortest plays Baker's Dozen's play knobs only (any layout), and "
+                f"{rules.name} has {', '.join(changed)}: leave out --shortest for a "
+                f"winning line of any length"
+            )
     if args.deal is not None:
         deal, kings_moved = Deal.pysol(args.deal, game=rules), False
     else:
