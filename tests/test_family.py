@@ -103,7 +103,7 @@ def test_sequence_move_named_by_its_bottom_card() -> None:
 
 def test_sequence_must_be_built() -> None:
     rules = PRESETS["castles_in_spain"].replace(moves="sequence")
-    deal = Deal.from_text(f"4C 3D 2H\n4H\n4S 3C\n4D\nAC AD AH AS 2C 2D 2S 3H 3S\n",
+    deal = Deal.from_text("4C 3D 2H\n4H\n4S 3C\n4D\nAC AD AH AS 2C 2D 2S 3H 3S\n",
                           ranks=4, rules=rules)
     with pytest.raises(IllegalMoveError, match="not a built sequence: 2H does not go on 3D"):
         check(deal, ["3D 1>2"])

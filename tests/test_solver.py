@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bakersdozen import Card, Deal, Solution, Suit, Verdict, check, legal_moves, solve
+from bakersdozen import Card, Deal, Solution, Suit, Verdict, check, solve
 from bakersdozen import _position, _search
 from bakersdozen.cli import main
 from bakersdozen.solver import _engine_args, simplify
