@@ -191,6 +191,30 @@ cdef inline int move_target(move_t m) noexcept nogil:
     return (m >> 8) & 15
 
 
+cdef inline int noise_bits(uint64_t seed, move_t m, uint64_t key, int mask) noexcept nogil:
+    """A deterministic pseudo-random 0..*mask* for move *m* of the position *key*
+    (the restart rounds' tie-break; *mask* + 1 a power of two)."""
+    cdef uint64_t x = seed ^ (<uint64_t>m * 0x9E3779B97F4A7C15ULL) ^ key
+    x = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ULL
+    return <int>((x >> 40) & <uint64_t>mask)
+
+
+cdef inline void sort_best_first(move_t* out, int* score, int n) noexcept nogil:
+    """Insertion sort of *out*[0:n] by *score* (kept beside it), highest first, stable."""
+    cdef int i, j, sc
+    cdef move_t m
+    for i in range(1, n):
+        m = out[i]
+        sc = score[i]
+        j = i - 1
+        while j >= 0 and score[j] < sc:
+            out[j + 1] = out[j]
+            score[j + 1] = score[j]
+            j -= 1
+        out[j + 1] = m
+        score[j + 1] = sc
+
+
 cdef inline move_t make_unit_move(int card, int target, int count, int pile) noexcept nogil:
     """A move of *count* cards whose bottom card is *card* (pile: see ``move_t``)."""
     return <move_t>(card | (pile << 6) | (target << 8) | ((count - 1) << 12))
@@ -547,10 +571,9 @@ cdef inline int gen_search(const State* s, move_t* out, uint64_t noise_seed, int
     :func:`gen_search_family`.
     """
     cdef int n = 0, col, c, r, b, h, i, j, tgt
-    cdef uint64_t targets, x
+    cdef uint64_t targets
     cdef int score[PLAIN_MOVES]
     cdef int sc
-    cdef move_t mv
     if not s.play.plain:
         return gen_search_family(s, out, noise_seed, heur, last)
     if dead_after(s, <move_t>last) if last >= 0 else is_dead(s):
@@ -589,21 +612,9 @@ cdef inline int gen_search(const State* s, move_t* out, uint64_t noise_seed, int
             else:
                 score[n] = sc - 4 * importance(s, tgt, s.height[tgt])
             if noise_seed:
-                x = noise_seed ^ (<uint64_t>out[n] * 0x9E3779B97F4A7C15ULL) ^ s.key
-                x = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ULL
-                score[n] += <int>((x >> 40) & NOISE)
+                score[n] += noise_bits(noise_seed, out[n], s.key, NOISE)
             n += 1
-    # insertion sort, best first
-    for i in range(1, n):
-        mv = out[i]
-        sc = score[i]
-        j = i - 1
-        while j >= 0 and score[j] < sc:
-            out[j + 1] = out[j]
-            score[j + 1] = score[j]
-            j -= 1
-        out[j + 1] = mv
-        score[j + 1] = sc
+    sort_best_first(out, score, n)
     return n
 
 

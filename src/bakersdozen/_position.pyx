@@ -281,8 +281,7 @@ cdef int gen_search_family(const State* s, move_t* out, uint64_t noise_seed, int
     """
     cdef move_t legal[MAXMOVES]
     cdef int score[MAXMOVES]
-    cdef int cnt, i, j, n = 0, c, to, src, k, h, th, sc, need_c, first_empty = -1, col
-    cdef uint64_t x
+    cdef int cnt, i, n = 0, c, to, src, k, h, th, sc, need_c, first_empty = -1, col
     cdef move_t m
     if s.play.dead and (dead_after(s, <move_t>last) if last >= 0 else is_dead(s)):
         return 0
@@ -318,22 +317,11 @@ cdef int gen_search_family(const State* s, move_t* out, uint64_t noise_seed, int
                 if h - k > 0 and family_need(s, s.cols[src][h - k - 1]) == 1:
                     sc += 100
         if noise_seed:
-            x = noise_seed ^ (<uint64_t>m * 0x9E3779B97F4A7C15ULL) ^ s.key
-            x = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ULL
-            sc += <int>((x >> 40) & NOISE)
+            sc += noise_bits(noise_seed, m, s.key, NOISE)
         out[n] = m
         score[n] = sc
         n += 1
-    for i in range(1, n):
-        m = out[i]
-        sc = score[i]
-        j = i - 1
-        while j >= 0 and score[j] < sc:
-            out[j + 1] = out[j]
-            score[j + 1] = score[j]
-            j -= 1
-        out[j + 1] = m
-        score[j + 1] = sc
+    sort_best_first(out, score, n)
     return n
 
 

@@ -22,7 +22,8 @@ from libc.string cimport memcpy, memset
 from bakersdozen._position cimport (
     BOTTOM, EMPTY_NOTHING, MAXMOVES, MAXRANK, NCARDS, NO_MOVE, TO_FOUNDATION, State, card_rank,
     child_keys, gen_legal, gen_search, is_legal, make, make_move, move_card, move_target, move_t,
-    move_to_tuple, need, resolve, splitmix64, state_from_python, unmake,
+    move_to_tuple, need, noise_bits, resolve, sort_best_first, splitmix64, state_from_python,
+    unmake,
 )
 from bakersdozen._table cimport (
     BUCKET, INDEX_MASK, ON_PATH, PROVEN, Entry, Table, table_bytes, table_find, table_free,
@@ -221,9 +222,7 @@ cdef int order_by_depth(const State* s, move_t* out, int n, uint64_t noise) noex
     card.  The moves themselves are not changed, only their order.
     """
     cdef int score[MAXMOVES]
-    cdef int i, j, c, to, sc, d
-    cdef uint64_t x
-    cdef move_t mv
+    cdef int i, c, to, sc, d
     for i in range(n):
         c = move_card(out[i])
         to = move_target(out[i])
@@ -236,20 +235,9 @@ cdef int order_by_depth(const State* s, move_t* out, int n, uint64_t noise) noex
         d = needed_depth(s, to)
         sc = 64 * (64 - needed_depth(s, s.where[c])) - 8 * (63 - (d if d < 63 else 63))
         if noise:
-            x = noise ^ (<uint64_t>out[i] * 0x9E3779B97F4A7C15ULL) ^ s.key
-            x = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ULL
-            sc += <int>((x >> 40) & 127)
+            sc += noise_bits(noise, out[i], s.key, 127)
         score[i] = sc
-    for i in range(1, n):
-        mv = out[i]
-        sc = score[i]
-        j = i - 1
-        while j >= 0 and score[j] < sc:
-            out[j + 1] = out[j]
-            score[j + 1] = score[j]
-            j -= 1
-        out[j + 1] = mv
-        score[j + 1] = sc
+    sort_best_first(out, score, n)
     return n
 
 
