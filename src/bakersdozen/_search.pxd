@@ -100,7 +100,6 @@ cdef inline double now_seconds() noexcept nogil:
 
 
 # Defined in _search.pyx: helpers any search may use.
-cdef bint grow(void** array, uint64_t* capacity, uint64_t need, size_t item) noexcept nogil
 cdef uint64_t search_bytes(const Search* S) noexcept nogil
 cdef bint replay_wins(const State* root, const move_t* line, int n) noexcept nogil
 cdef bint canonical(const State* root, move_t* line, int n) noexcept nogil

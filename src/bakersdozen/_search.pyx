@@ -42,26 +42,6 @@ INTERRUPTED = ST_INTERRUPTED
 OUT_OF_MEMORY = ST_OUT_OF_MEMORY
 
 
-cdef bint grow(void** array, uint64_t* capacity, uint64_t need, size_t item) noexcept nogil:
-    """Make *array* (of *capacity* items of *item* bytes) hold *need* items.
-
-    Doubles the capacity as needed; False if memory ran out (the array is
-    then unchanged).
-    """
-    cdef void* p
-    cdef uint64_t cap = capacity[0]
-    if need <= cap:
-        return True
-    while cap < need:
-        cap *= 2
-    p = realloc(array[0], cap * item)
-    if p == NULL:
-        return False
-    array[0] = p
-    capacity[0] = cap
-    return True
-
-
 # The move orders (expand's *heur*): the two scorings of gen_search and the
 # foundation-depth order.
 cdef enum:

@@ -22,7 +22,7 @@ from .errors import IllegalMoveError, ParseError
 from .model import Deal, Move
 from .rules import Rules, find_rules
 from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
-from .solver import SHORTEST_PLAY, solve
+from .solver import plays_shortest, solve
 
 __all__ = ["Hint", "hint", "Review", "review"]
 
@@ -120,11 +120,8 @@ def hint(
     if rules is not None:
         position = position.with_rules(find_rules(rules))
     solution = solve(position, **_limits(time_limit, max_nodes, memory_mb))  # type: ignore[arg-type]
-    shortest_plays = all(
-        getattr(position.rules, knob) == value for knob, value in SHORTEST_PLAY.items()
-    )
     if (solution.verdict is Verdict.SOLVED and solution.moves and not solution.optimal
-            and shortest_plays):
+            and plays_shortest(position.rules)):
         seconds = HINT_SHORTEST_SECONDS
         if time_limit is not None:
             seconds = min(seconds, time_limit)

@@ -230,14 +230,20 @@ SHORTEST_PLAY: Final = MappingProxyType({
 _SHORTEST_CODES: Final = _play_codes(BAKERS_DOZEN)
 
 
-def _root_bound(deal: Deal) -> int:
+def plays_shortest(rules: Rules) -> bool:
+    """Whether *rules* play as :data:`SHORTEST_PLAY` says (the ``"shortest"``
+    method and the windowed shortening are proven for these only)."""
+    return _play_codes(rules) == _SHORTEST_CODES
+
+
+def _root_bound(deal: Deal, args: tuple[list[list[int]], list[int], int,
+                                        tuple[int, int, int, int, int]]) -> int:
     """A proven lower bound on the moves of a winning line from *deal*.
 
-    Under :data:`SHORTEST_PLAY` the bound of docs/engine.md ("Shortest
-    lines"); under other rules the cards not yet home, each of which needs
-    at least its own move to a foundation.
+    *args* is ``_engine_args(deal)``.  Under :data:`SHORTEST_PLAY` the bound
+    of docs/engine.md ("Shortest lines"); under other rules the cards not
+    yet home, each of which needs at least its own move to a foundation.
     """
-    args = _engine_args(deal)
     if tuple(args[3]) == _SHORTEST_CODES:
         return int(_shortest.root_bound(*args[:3]))
     return deal.cards_left
@@ -431,7 +437,8 @@ def solve(
         deal = deal.with_rules(played)
 
     start = time.perf_counter()
-    search = search_method(*_engine_args(deal), memory_mb=float(memory_mb))
+    args = _engine_args(deal)
+    search = search_method(*args, memory_mb=float(memory_mb))
     status, raw, nodes, rounds, _entries = search.run(
         time_limit=float(time_limit or 0.0),
         max_nodes=int(max_nodes or 0),
@@ -444,7 +451,7 @@ def solve(
             if shortest is not None:
                 moves = tuple(_to_move(m) for m in raw)
             else:
-                moves = tuple(_to_move(m) for m in _shorten_raw(_engine_args(deal), raw))
+                moves = tuple(_to_move(m) for m in _shorten_raw(args, raw))
         except ValueError:
             moves = ()
         if (not moves and deal.cards_left) or (verify and not check(deal, moves).won):
@@ -452,7 +459,7 @@ def solve(
         if shortest is not None:
             optimal, bound = shortest.optimal, shortest.lower_bound
         else:
-            bound = _root_bound(deal)
+            bound = _root_bound(deal, args)
             optimal = len(moves) <= bound
         seconds = time.perf_counter() - start
         return Solution(Verdict.SOLVED, moves, nodes, seconds, None, rounds, optimal, bound)
