@@ -551,6 +551,63 @@ cdef inline bint dead_after(const State* s, move_t last) noexcept nogil:
     return False
 
 
+cdef inline uint64_t suit_cards(int suit) noexcept nogil:
+    """Bitboard of every card of *suit* (all 13 ranks)."""
+    return (<uint64_t>0x0001111111111111ULL) << suit
+
+
+cdef inline uint64_t deadlock_set(const State* s) noexcept nogil:
+    """The cards that can never move again, as a bitboard (0: none found).
+
+    The greatest set F of tableau cards such that every card y of F (rank
+    r) has a lower card of its own suit beneath some card of F, and every
+    card of rank r + 1 not yet home lies beneath some card of F.  If F is
+    not empty the position cannot be won: the first card of F to move could
+    go neither home (a lower card of its suit is still covered) nor onto a
+    column (every card it could go onto is home or still covered), and an
+    empty column takes nothing ("Deadlocks" in docs/engine.md has the
+    proof).  A card above a lower card of its suit with no support left
+    (:func:`blocked`) is the one-card case.  F is found by shrinking: start
+    from the whole tableau, drop the cards that fail either condition, and
+    repeat until nothing drops.  Valid under the knobs of ``Play.dead``.
+    """
+    cdef uint64_t tab = s.all_home & ~s.home
+    cdef uint64_t F = tab, B = tab & ~s.tops, G, low, acc, under
+    cdef int r, suit, col, i, h, c
+    while True:
+        # cards every support of which, if not home, is covered by F
+        G = 0
+        for r in range(1, s.ranks + 1):
+            if (RANK_MASK[r + 1] & tab & ~B) == 0:
+                G |= RANK_MASK[r]
+        G &= F
+        if G == 0:
+            return 0
+        # ... and with a lower card of their suit covered by F
+        acc = 0
+        for suit in range(4):
+            low = B & suit_cards(suit)
+            if low:
+                low &= ~low + 1
+                acc |= suit_cards(suit) & ~((low << 1) - 1)
+        G &= acc
+        if G == F or G == 0:
+            return G
+        F = G
+        # B: the cards beneath some card of F
+        B = 0
+        for col in range(s.ncols):
+            h = s.height[col]
+            acc = 0
+            under = 0
+            for i in range(h):
+                c = s.cols[col][i]
+                if F & bit(c):
+                    under = acc
+                acc |= bit(c)
+            B |= under
+
+
 cdef inline int gen_search(const State* s, move_t* out, uint64_t noise_seed, int heur,
                            int last) noexcept nogil:
     """Moves the search tries, pruned soundly and best first, into *out* (MAXMOVES).
@@ -577,6 +634,8 @@ cdef inline int gen_search(const State* s, move_t* out, uint64_t noise_seed, int
     if not s.play.plain:
         return gen_search_family(s, out, noise_seed, heur, last)
     if dead_after(s, <move_t>last) if last >= 0 else is_dead(s):
+        return 0
+    if deadlock_set(s):
         return 0
     for col in range(s.ncols):
         h = s.height[col]

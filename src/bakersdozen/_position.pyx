@@ -283,7 +283,8 @@ cdef int gen_search_family(const State* s, move_t* out, uint64_t noise_seed, int
     cdef int score[MAXMOVES]
     cdef int cnt, i, n = 0, c, to, src, k, h, th, sc, need_c, first_empty = -1, col
     cdef move_t m
-    if s.play.dead and (dead_after(s, <move_t>last) if last >= 0 else is_dead(s)):
+    if s.play.dead and ((dead_after(s, <move_t>last) if last >= 0 else is_dead(s))
+                        or deadlock_set(s)):
         return 0
     for col in range(s.ncols):
         if s.height[col] == 0:
@@ -557,6 +558,17 @@ cdef class Position:
         cdef move_t moves[MAXMOVES]
         cdef int n = gen_search(&self.s, moves, 0, 1, -1)
         return [move_to_tuple(&self.s, moves[i]) for i in range(n)]
+
+    def deadlock(self):
+        """The cards that can never move again, as a sorted list of card indices.
+
+        Empty when the deadlock test (docs/engine.md, "Deadlocks") finds no
+        such set; a non-empty list means the position cannot be won.  The
+        test's proof needs Baker's Dozen's play knobs (``Play.dead``), so
+        under other rules the list is always empty.
+        """
+        cdef uint64_t F = deadlock_set(&self.s) if self.s.play.dead else 0
+        return [c for c in range(NCARDS) if F >> c & 1]
 
     def perft(self, int depth):
         """Count the move sequences of length *depth* from here (all legal moves)."""
