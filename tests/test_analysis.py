@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bakersdozen import Deal, IllegalMoveError, Verdict, check, legal_moves, solve
+from bakersdozen import Deal, IllegalMoveError, Verdict, check, deadlock, legal_moves, solve
 from bakersdozen.analysis import hint, review
 from brute import brute_force_solvable
 from conftest import initial_deals
@@ -55,7 +55,10 @@ def test_hint_after_a_losing_move_says_lost() -> None:
     after = check(deal, [*line[:k], move]).position
     answer = hint(after, memory_mb=MEMORY_MB)
     assert answer.verdict is Verdict.UNSOLVABLE and answer.move is None
-    assert str(answer) == "lost: no winning line from here"
+    assert str(answer).startswith("lost: no winning line from here")
+    if answer.solution.deadlock:  # lost at once: the cards that can never move are named
+        assert answer.solution.deadlock == deadlock(after)
+        assert " ".join(map(str, deadlock(after))) in str(answer)
 
 
 def test_hint_of_an_unsolvable_deal_and_of_a_limit() -> None:

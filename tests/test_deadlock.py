@@ -8,14 +8,18 @@ packs.  Walks of random legal moves give positions beyond the deals.
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bakersdozen import Card, Deal, Verdict, solve
+from bakersdozen import Card, Deal, ParseError, Record, Verdict, deadlock, solve
 from bakersdozen._position import Position
 from bakersdozen.rules import PRESETS
+from bakersdozen.cli import main
 from bakersdozen.solver import _engine_args
 
 from brute import brute_force_solvable
@@ -174,3 +178,48 @@ def test_other_rules_get_no_deadlock_test() -> None:
     card (Castles in Spain) the 477 layout is not dead at once."""
     deal = Deal.pysol(477)
     assert engine_position(deal.with_rules(PRESETS["castles_in_spain"])).deadlock() == []
+
+
+# -- what users see -----------------------------------------------------------
+
+DEAL_477_DEADLOCK = "5C 5D 5H 5S QC QD QH QS KC KD KH KS"
+
+
+def test_solution_and_record_name_the_cards() -> None:
+    solution = solve(Deal.pysol(477), time_limit=None)
+    assert " ".join(map(str, solution.deadlock)) == DEAL_477_DEADLOCK
+    assert deadlock(Deal.pysol(477)) == solution.deadlock
+    record = Record.from_solution(
+        477, solution, time_limit=None, max_nodes=None, memory_mb=512, seed=0
+    )
+    data = json.loads(json.dumps(record.to_json()))
+    assert data["deadlock"] == DEAL_477_DEADLOCK.split()
+    assert Record.from_json(data) == record
+    with pytest.raises(ParseError, match="deadlock"):
+        Record.from_json({**data, "deadlock": "5C"})
+    # a solvable deal, and an unsolvable one that needs a search, name none
+    assert deadlock(Deal.pysol(1)) == () and solve(Deal.pysol(1)).deadlock == ()
+    lost = solve(Deal.pysol(6574), time_limit=None)
+    assert lost.verdict is Verdict.UNSOLVABLE and lost.nodes > 0 and lost.deadlock == ()
+    assert "deadlock" not in Record.from_solution(
+        6574, lost, time_limit=None, max_nodes=None, memory_mb=512, seed=0
+    ).to_json()
+
+
+def test_cli_solve_and_hint_name_the_cards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", "--deal", "477"]) == 1
+    out = capsys.readouterr().out
+    assert f"deadlock: {DEAL_477_DEADLOCK} can never move" in out
+    board = tmp_path / "477.txt"
+    board.write_text(Deal.pysol(477).to_text() + "\nFoundations: -\n")
+    assert main(["hint", str(board)]) == 1
+    assert capsys.readouterr().out.strip() == (
+        f"lost: no winning line from here ({DEAL_477_DEADLOCK} can never move)"
+    )
+
+
+def test_other_rules_name_no_cards() -> None:
+    deal = Deal.pysol(477)
+    assert deadlock(deal, PRESETS["castles_in_spain"]) == ()

@@ -15,6 +15,8 @@ The public API (the rules and formats are described in the repository's ``docs/`
 - :func:`replay_html`: a solution as a self-contained web page
   (:mod:`bakersdozen.replay`, loaded on first use);
 - :func:`solve`, :class:`Solution`, :class:`Verdict`: the solver;
+- :func:`deadlock`: the cards of a position that can never move (a proof
+  that it is lost, when there are any);
 - :class:`Record`: the result record of a solved deal (``solve --json``,
   surveys, ``bench --json``);
 - :func:`survey`, :func:`summarize`, :class:`Summary`,
@@ -36,7 +38,7 @@ from .errors import BakersDozenError, IllegalMoveError, ParseError
 from .model import FOUNDATION, Deal, Move, parse_board
 from .rules import BAKERS_DOZEN, Rules, RulesError, find_rules
 from .solution import Solution, Verdict
-from .solver import legal_moves, solve
+from .solver import deadlock, legal_moves, solve
 
 __all__ = [
     "Card",
@@ -56,6 +58,7 @@ __all__ = [
     "hint",
     "review",
     "solve",
+    "deadlock",
     "Solution",
     "Verdict",
     "Record",

@@ -61,6 +61,9 @@ class Hint:
         if self.verdict is Verdict.SOLVED:
             return "won: nothing left to play" if self.move is None else f"hint: {self.move}"
         if self.verdict is Verdict.UNSOLVABLE:
+            if self.solution.deadlock:
+                cards = " ".join(str(card) for card in self.solution.deadlock)
+                return f"lost: no winning line from here ({cards} can never move)"
             return "lost: no winning line from here"
         return f"unknown: {self.solution.reason} reached before a winning line or a proof"
 

@@ -285,6 +285,10 @@ class Record:
     lower_bound : int or None
         When SOLVED: the proven least number of moves of any winning line
         (:attr:`bakersdozen.Solution.lower_bound`); None as for *optimal*.
+    deadlock : tuple of Card
+        When UNSOLVABLE because the deal itself is deadlocked, the cards
+        that can never move (:attr:`bakersdozen.Solution.deadlock`); ()
+        otherwise or when not recorded.
     """
 
     deal: DealId
@@ -301,6 +305,7 @@ class Record:
     game: str = BAKERS_DOZEN.name
     optimal: bool | None = None
     lower_bound: int | None = None
+    deadlock: tuple[Card, ...] = ()
 
     @classmethod
     def from_solution(
@@ -334,6 +339,7 @@ class Record:
             game=game,
             optimal=solution.optimal if solution.verdict is Verdict.SOLVED else None,
             lower_bound=solution.lower_bound if solution.verdict is Verdict.SOLVED else None,
+            deadlock=solution.deadlock,
         )
 
     @property
@@ -352,7 +358,8 @@ class Record:
         ``verdict`` is the lower-case name (``"solved"``, ``"unsolvable"``,
         ``"unknown"``); ``optimal`` (a bool) and ``lower_bound`` (an int)
         follow the :data:`FIELDS` when known and are left out when None
-        (CSV files do not carry them); ``moves`` is a list of move objects
+        (CSV files do not carry them); ``deadlock`` (a list of card names
+        such as ``"5C"``) follows when not empty; ``moves`` is a list of move objects
         (:func:`move_to_json`), last, and is left out when None.
         """
         result: dict[str, object] = {
@@ -372,6 +379,8 @@ class Record:
             result["optimal"] = self.optimal
         if self.lower_bound is not None:
             result["lower_bound"] = self.lower_bound
+        if self.deadlock:
+            result["deadlock"] = [str(card) for card in self.deadlock]
         if self.moves is not None:
             result["moves"] = [move_to_json(move) for move in self.moves]
         return result
@@ -401,6 +410,7 @@ class Record:
                 game=str(data.get("game") or BAKERS_DOZEN.name),
                 optimal=_optional_bool(data.get("optimal")),
                 lower_bound=_optional_int(data.get("lower_bound")),
+                deadlock=_cards(data.get("deadlock")),
             )
         except (KeyError, ValueError, TypeError) as error:
             text = repr(dict(data))
@@ -416,6 +426,14 @@ def _number(value: object) -> float | int:
     if isinstance(value, str) and len(value) <= 40:
         return float(value) if any(c in value for c in ".eEn") else int(value)
     raise ValueError(f"{value!r} is not a number")
+
+
+def _cards(value: object) -> tuple[Card, ...]:
+    if value is None or value == "":
+        return ()
+    if not isinstance(value, list) or not all(isinstance(text, str) for text in value):
+        raise ValueError(f"deadlock must be a list of cards, not {value!r}")
+    return tuple(Card.from_text(text) for text in value)
 
 
 def _optional_int(value: object) -> int | None:

@@ -11,6 +11,7 @@ import enum
 from dataclasses import dataclass
 from typing import Final
 
+from .cards import Card
 from .model import Move
 
 __all__ = ["Verdict", "Solution", "DEFAULT_MEMORY_MB"]
@@ -61,6 +62,12 @@ class Solution:
         Moves every winning line from the deal needs at least (proven;
         docs/engine.md, "Shortest lines"); equal to ``len(moves)`` when
         :attr:`optimal`; 0 when not SOLVED.
+    deadlock : tuple of Card
+        When UNSOLVABLE because the position itself is deadlocked: the
+        cards that can never move, in card order (each has a lower card of
+        its suit, and every card it could go onto, lying under one of
+        them; docs/engine.md, "Deadlocks").  Empty otherwise, and always
+        under rules other than Baker's Dozen's play.
     """
 
     verdict: Verdict
@@ -71,6 +78,7 @@ class Solution:
     rounds: int = 0
     optimal: bool = False
     lower_bound: int = 0
+    deadlock: tuple[Card, ...] = ()
 
     @property
     def solved(self) -> bool:

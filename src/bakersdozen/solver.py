@@ -34,7 +34,9 @@ from .rules import (
 )
 from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
 
-__all__ = ["Verdict", "Solution", "solve", "legal_moves", "perft", "SEARCH_METHODS"]
+__all__ = [
+    "Verdict", "Solution", "solve", "deadlock", "legal_moves", "perft", "SEARCH_METHODS",
+]
 
 
 
@@ -84,6 +86,24 @@ def _engine_args(
     heights, ranks and play codes (of *rules*, default ``deal.rules``)."""
     columns = [[card.index for card in column] for column in deal.columns]
     return columns, list(deal.foundations), deal.ranks, _play_codes(rules or deal.rules)
+
+
+def deadlock(deal: Deal, rules: Rules | None = None) -> tuple[Card, ...]:
+    """The cards of *deal* that can never move, in card order; () if none.
+
+    A non-empty answer proves the position lost: every card of the set has
+    a lower card of its suit lying under a card of the set, and every card
+    one rank higher not yet home also lies under one, so none of them can
+    be the first to move (proof and the knobs it needs: docs/engine.md,
+    "Deadlocks").  The engine finds the greatest such set.  Under rules
+    whose play is not Baker's Dozen's (*rules*, default ``deal.rules``) the
+    test does not apply and the answer is ().
+    """
+    columns, foundations, ranks, play = _engine_args(deal, rules)
+    return tuple(
+        Card.from_index(i)
+        for i in _position.Position(columns, foundations, ranks, play).deadlock()
+    )
 
 
 class _Search(Protocol):
@@ -465,7 +485,9 @@ def solve(
         return Solution(Verdict.SOLVED, moves, nodes, seconds, None, rounds, optimal, bound)
     seconds = time.perf_counter() - start
     if status == _search.UNSOLVABLE:
-        return Solution(Verdict.UNSOLVABLE, (), nodes, seconds, None, rounds)
+        return Solution(
+            Verdict.UNSOLVABLE, (), nodes, seconds, None, rounds, deadlock=deadlock(deal, played)
+        )
     return Solution(Verdict.UNKNOWN, (), nodes, seconds, _REASONS[status], rounds)
 
 

@@ -96,6 +96,12 @@ def run(args: argparse.Namespace) -> int:
         if solution.reason:
             out[0] += f" ({solution.reason} reached)"
         out += [f"{i:4d}. {move}" for i, move in enumerate(solution.moves, 1)]
+        if solution.deadlock:
+            out.append(
+                "deadlock: " + " ".join(str(card) for card in solution.deadlock)
+                + " can never move (each has a lower card of its suit, and every card"
+                " it could go onto, under one of them)"
+            )
         if solution.solved:
             if solution.optimal:
                 out.append(f"length: {len(solution.moves)} (proven shortest)")
