@@ -2,8 +2,9 @@
 """Shortest winning lines (private): IDA* and the windowed line shortener.
 
 :class:`ShortestSearch` finds a winning line with the fewest moves by
-iterative-deepening A* (IDA*) with an admissible, consistent lower bound on
-the moves still needed (:func:`lower_bound`), a sound pruned move generator
+iterative-deepening A* (IDA*) with an admissible lower bound on the moves
+still needed (:func:`lower_bound`: cards not home plus a greedy packing of
+disjoint cycles of the blocking graph), a sound pruned move generator
 (:func:`gen_shortest`) and a transposition table of the smallest depth at
 which each position was reached in the current iteration.
 :func:`window_shorten` shortens a given winning line with bounded searches
@@ -407,7 +408,7 @@ cdef class ShortestSearch:
             free(self.C)
 
     def lower_bound(self):
-        """The admissible bound at the root: cards not home plus stuck cards."""
+        """The admissible bound at the root: cards not home plus disjoint blocking cycles."""
         return lower_bound(&self.C.s)
 
     def run(self, *, double time_limit=0.0, unsigned long long max_nodes=0, int upper=0):
@@ -491,7 +492,14 @@ cdef class ShortestSearch:
 
 
 def root_bound(columns, foundations, int ranks):
-    """The admissible lower bound of a position (cards not home plus stuck cards)."""
+    """The admissible lower bound of a position, under Baker's Dozen's play.
+
+    Cards not home plus the disjoint cycles of the blocking graph that a
+    greedy packing finds (docs/engine.md, "The lower bound"): every winning
+    line from the position has at least this many moves.  *columns* are
+    lists of card indices, bottom first; *foundations* the four pile
+    heights; ValueError for a position that is not one of the game.
+    """
     cdef State s
     state_from_python(&s, columns, foundations, ranks)
     return lower_bound(&s)
