@@ -124,3 +124,25 @@ def test_stuck_cards_are_self_loops() -> None:
     args = _engine_args(deal)[:3]
     assert _shortest.bound_parts(*args) == (6, 1, 1)
     assert _shortest.root_bound(*args) == 7 == shortest_win_length(deal)
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 8), ncols=st.integers(2, 9),
+       home=st.integers(0, 2))
+def test_child_bounds_from_the_parent_graph_are_the_fresh_bounds(
+    seed: int, ranks: int, ncols: int, home: int
+) -> None:
+    # IDA* computes a child's bound by patching its parent's graph (the moved
+    # card's edges only); after every legal move it must equal the bound
+    # computed from scratch in the position reached.
+    rng = random.Random(seed)
+    deal = reduced_deal(rng, ranks, ncols, home)
+    from bakersdozen.solver import legal_moves
+
+    for _ in range(20):
+        pairs = _shortest._child_bounds(*_engine_args(deal)[:3])
+        assert all(patched == fresh for patched, fresh in pairs), pairs
+        moves = legal_moves(deal)
+        if not moves:
+            break
+        deal = check(deal, (rng.choice(moves),)).position

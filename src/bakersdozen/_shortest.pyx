@@ -19,7 +19,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 from bakersdozen._position cimport (
-    MAXMOVES, MAXRANK, NCARDS, TO_FOUNDATION, State, bd_ctz, bit, card_rank, card_suit, dead_after,
+    MAXCOLS, MAXMOVES, MAXRANK, NCARDS, TO_FOUNDATION, State, bd_ctz, bit, card_rank, card_suit, dead_after,
     gen_legal, is_dead, is_legal, is_safe_home, make, make_move, move_card, move_target,
     move_t, move_to_tuple, state_from_python, unmake,
 )
@@ -91,37 +91,89 @@ _init_up_mask()
 cdef int max_cycle = 4
 
 
-cdef int cycle_bound(const State* s, int* self_loops) noexcept nogil:
-    """Vertex-disjoint cycles of the blocking graph, packed greedily.
+cdef struct Graph:
+    uint64_t adj[NCARDS]        # out-edges of each tableau card (0 at a column's bottom)
+    uint64_t colreach[MAXCOLS]  # out-edges a card put on top of each column would have
+    uint64_t V                  # the cards with out-edges and no self-loop
+    int loops                   # the cards with a self-loop (stuck cards)
 
-    Vertices are the tableau cards; u -> v when some card x beneath u in
-    its column is v or a lower card of v's suit (u's edges are the cards of
-    rank >= x's in x's suit, over the x beneath u: the union of UP_MASK[x]).
-    Every cycle needs a card that moves onto a column (docs/engine.md,
-    "The lower bound"), so the number returned, of disjoint cycles found,
-    is added to the cards not home.  Self-loops (stuck cards) are taken
-    first, counted into *self_loops* too; then two-card cycles, then, from
-    each remaining card, a shortest cycle through it of up to max_cycle
-    cards (breadth-first over bitboards).
+
+cdef void build_graph(const State* s, Graph* G) noexcept nogil:
+    """The blocking graph of *s* (docs/engine.md, "The lower bound").
+
+    u -> v when some card x beneath u in its column is v or a lower card of
+    v's suit: u's out-edges are the union of UP_MASK[x] over the x beneath
+    u, kept to the tableau.
     """
-    cdef uint64_t adj[NCARDS]
-    cdef uint64_t level[16]
-    cdef uint64_t tableau = s.all_home & ~s.home
-    cdef uint64_t V = 0, reach, a, todo, inset, seen, front, nxt, w
-    cdef int col, i, u, v, k, d, n = 0, loops = 0
+    cdef uint64_t tableau = s.all_home & ~s.home, reach, a
+    cdef int col, i, u
+    G.V = 0
+    G.loops = 0
     for col in range(s.ncols):
         reach = 0
         for i in range(s.height[col]):
             u = s.cols[col][i]
             a = reach & tableau
+            G.adj[u] = a
             if a & bit(u):
-                loops += 1
+                G.loops += 1
             elif a:
-                adj[u] = a
-                V |= bit(u)
+                G.V |= bit(u)
             reach |= UP_MASK[u]
-    self_loops[0] = loops
-    n = loops
+        G.colreach[col] = reach & tableau
+
+
+cdef int cycle_bound(const State* s, int* self_loops) noexcept nogil:
+    """Vertex-disjoint cycles of the blocking graph of *s*, packed greedily.
+
+    Every cycle needs a card that moves onto a column (docs/engine.md, "The
+    lower bound"), so the number returned, of disjoint cycles found, is
+    added to the cards not home.  The self-loops (stuck cards) count first,
+    and go into *self_loops* too; then :func:`pack_cycles`.
+    """
+    cdef Graph G
+    build_graph(s, &G)
+    self_loops[0] = G.loops
+    return G.loops + pack_cycles(G.adj, G.V)
+
+
+cdef int child_bound(const State* s, Graph* G, move_t m) noexcept nogil:
+    """:func:`lower_bound` of the position legal move *m* leads to from *s*.
+
+    *G* is the blocking graph of *s*; a move changes the out-edges of the
+    moved card only (it was a top card, beneath nothing): home, it leaves
+    the graph; onto a column, it takes the edges of that column's cards.
+    *G* is left as it was.
+    """
+    cdef int u = move_card(m), to = move_target(m), loops = G.loops, n
+    cdef uint64_t V = G.V & ~bit(u), saved, a
+    if G.adj[u] & bit(u):
+        loops -= 1
+    if to == TO_FOUNDATION:
+        return s.left - 1 + loops + pack_cycles(G.adj, V)
+    saved = G.adj[u]
+    a = G.colreach[to]
+    G.adj[u] = a
+    if a & bit(u):
+        loops += 1
+    elif a:
+        V |= bit(u)
+    n = pack_cycles(G.adj, V)
+    G.adj[u] = saved
+    return s.left + loops + n
+
+
+cdef int pack_cycles(const uint64_t* adj, uint64_t V) noexcept nogil:
+    """Disjoint cycles among the cards *V* (no self-loops), found greedily.
+
+    Two-card cycles first, as found; then the cards with no edge in or out
+    among those left are dropped, to a fixed point; then from each card
+    left a shortest cycle through it of up to max_cycle cards (breadth-first
+    over bitboards).  Only adj[u] & V is read, for u in V.
+    """
+    cdef uint64_t level[16]
+    cdef uint64_t a, todo, inset, seen, front, nxt, w
+    cdef int i, u, v, k, d, n = 0
     # two-card cycles: u -> v -> u
     todo = V
     while todo:
@@ -208,7 +260,7 @@ cdef inline int lower_bound(const State* s) noexcept nogil:
 # The pruned generator
 # ---------------------------------------------------------------------------
 
-cdef inline int gen_shortest(State* s, move_t* out, int* hs, int h, int last) noexcept nogil:
+cdef inline int gen_shortest(const State* s, move_t* out, int* hs, int h, int last) noexcept nogil:
     """Moves some shortest winning line from *s* starts with, into *out*.
 
     Pruning (proofs in docs/engine.md, "Shortest lines"): a lost position
@@ -219,27 +271,25 @@ cdef inline int gen_shortest(State* s, move_t* out, int* hs, int h, int last) no
     smallest first.  *last* is the move that led here, -1 at the root.
     """
     cdef move_t moves[MAXMOVES]
-    cdef int n, i, j, k = 0, c, d, src
+    cdef int n, i, j, k = 0, c, d
     cdef move_t mv
+    cdef Graph G
     if dead_after(s, <move_t>last) if last >= 0 else is_dead(s):
         return 0
     n = gen_legal(s, moves)
+    build_graph(s, &G)
     for i in range(n):
         mv = moves[i]
         c = move_card(mv)
         if move_target(mv) == TO_FOUNDATION:
             if is_safe_home(s, c):
-                src = make(s, mv)
-                d = lower_bound(s)
-                unmake(s, mv, src)
+                d = child_bound(s, &G, mv)
                 out[0] = mv
                 hs[0] = d if d >= h - 1 else h - 1
                 return 1
         elif s.height[s.where[c]] == 1:
             continue
-        src = make(s, mv)
-        d = lower_bound(s)
-        unmake(s, mv, src)
+        d = child_bound(s, &G, mv)
         if d < h - 1:
             d = h - 1
         # insertion by bound, stable
@@ -517,6 +567,25 @@ def bound_parts(columns, foundations, int ranks):
     state_from_python(&s, columns, foundations, ranks)
     cycles = cycle_bound(&s, &loops)
     return (s.left, stuck_cards(&s), cycles)
+
+
+def _child_bounds(columns, foundations, int ranks):
+    """For each legal move: ``(bound after it, computed from the parent's
+    graph; bound after it, computed afresh)``; the two must agree (tests)."""
+    cdef State s
+    cdef Graph G
+    cdef move_t moves[MAXMOVES]
+    cdef int n, i, src, patched
+    cdef list out = []
+    state_from_python(&s, columns, foundations, ranks)
+    n = gen_legal(&s, moves)
+    build_graph(&s, &G)
+    for i in range(n):
+        patched = child_bound(&s, &G, moves[i])
+        src = make(&s, moves[i])
+        out.append((patched, lower_bound(&s)))
+        unmake(&s, moves[i], src)
+    return out
 
 
 def _set_max_cycle(int n):
