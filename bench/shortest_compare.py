@@ -23,6 +23,7 @@ import argparse
 import json
 import subprocess
 import sys
+from typing import Any
 
 CHILD = """
 import json, sys, time
@@ -37,10 +38,10 @@ print(json.dumps({"proven": s.optimal, "length": len(s.moves), "bound": s.lower_
 """
 
 
-def run(python: str, number: int, time_limit: float) -> dict[str, object]:
+def run(python: str, number: int, time_limit: float) -> dict[str, Any]:
     out = subprocess.run([python, "-c", CHILD, str(number), str(time_limit)],
                          check=True, capture_output=True, text=True).stdout
-    result: dict[str, object] = json.loads(out.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return result
 
 
@@ -67,13 +68,13 @@ def main(argv: list[str] | None = None) -> int:
         cells = []
         for which in ("old", "new"):
             r = res[which]
-            totals[which][0] += float(r["seconds"])  # type: ignore[arg-type]
-            totals[which][1] += int(r["nodes"])  # type: ignore[call-overload]
+            totals[which][0] += r["seconds"]
+            totals[which][1] += r["nodes"]
             totals[which][2] += bool(r["proven"])
             cells += ["yes" if r["proven"] else "no", str(r["length"]), str(r["bound"]),
                       f"{r['seconds']:.2f}", str(r["nodes"])]
-        ratio_s = float(res["old"]["seconds"]) / max(float(res["new"]["seconds"]), 1e-9)  # type: ignore[arg-type]
-        ratio_n = int(res["old"]["nodes"]) / max(int(res["new"]["nodes"]), 1)  # type: ignore[call-overload]
+        ratio_s = res["old"]["seconds"] / max(res["new"]["seconds"], 1e-9)
+        ratio_n = res["old"]["nodes"] / max(res["new"]["nodes"], 1)
         print(f"| {number} | " + " | ".join(cells) + f" | {ratio_s:.1f} | {ratio_n:.1f} |",
               flush=True)
     old, new = totals["old"], totals["new"]

@@ -76,7 +76,8 @@ def test_shortest_from_random_positions_matches_breadth_first_search(
             break
         deal = check(deal, (rng.choice(moves),)).position
     expected = shortest_win_length(deal)
-    assert _shortest.root_bound(*_engine_args(deal)[:3]) <= (expected if expected is not None else 10**9)
+    bound = _shortest.root_bound(*_engine_args(deal)[:3])
+    assert bound <= (expected if expected is not None else 10**9)
     if expected is None:
         return
     solution = solve(deal, time_limit=None, method="shortest", memory_mb=4)
@@ -86,8 +87,8 @@ def test_shortest_from_random_positions_matches_breadth_first_search(
 
 def _deal(columns: list[list[tuple[int, Suit]]], found: tuple[int, int, int, int],
           ranks: int) -> Deal:
-    return Deal(tuple(tuple(Card(r, s) for r, s in col) for col in columns),  # type: ignore[arg-type]
-                found, ranks)
+    cards = tuple(tuple(Card(r, s) for r, s in col) for col in columns)
+    return Deal(cards, found, ranks)  # type: ignore[arg-type]
 
 
 def test_a_two_card_cycle_adds_one() -> None:

@@ -19,9 +19,9 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 from bakersdozen._position cimport (
-    MAXCOLS, MAXMOVES, MAXRANK, NCARDS, TO_FOUNDATION, State, bd_ctz, bit, card_rank, card_suit, dead_after,
-    gen_legal, is_dead, is_legal, is_safe_home, make, make_move, move_card, move_target,
-    move_t, move_to_tuple, state_from_python, unmake,
+    MAXCOLS, MAXMOVES, MAXRANK, NCARDS, TO_FOUNDATION, State, bd_ctz, bit, card_rank,
+    card_suit, dead_after, gen_legal, is_dead, is_legal, is_safe_home, make, make_move,
+    move_card, move_target, move_t, move_to_tuple, state_from_python, unmake,
 )
 from bakersdozen._search cimport now_seconds, replay_wins
 
