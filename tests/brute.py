@@ -133,3 +133,35 @@ def shortest_win_length(deal: Deal) -> int | None:
                 dist[nxt] = dist[position] + 1
                 queue.append(nxt)
     return None
+
+
+def win_distances(deal: Deal) -> dict[Position, int]:
+    """Fewest moves to a win from every position reachable from *deal* that can win.
+
+    Positions are ``(columns, foundations)`` with columns of ``(rank, suit)``
+    pairs, bottom first.  Every reachable position is generated (every
+    legal move, positions identified exactly), then a breadth-first search
+    runs backwards from the won positions over the reversed moves; a
+    position missing from the result cannot be won.
+    """
+    from collections import deque
+
+    start = _start(deal)
+    parents: dict[Position, list[Position]] = {start: []}
+    stack = [start]
+    while stack:
+        position = stack.pop()
+        for nxt in _successors(position):
+            if nxt not in parents:
+                parents[nxt] = []
+                stack.append(nxt)
+            parents[nxt].append(position)
+    dist = {p: 0 for p in parents if not any(p[0])}
+    queue = deque(dist)
+    while queue:
+        position = queue.popleft()
+        for before in parents[position]:
+            if before not in dist:
+                dist[before] = dist[position] + 1
+                queue.append(before)
+    return dist

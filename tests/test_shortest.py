@@ -153,7 +153,7 @@ def test_cli_solve_shortest(capsys: pytest.CaptureFixture[str]) -> None:
     assert Record.from_json(json.loads(json.dumps(record.to_json()))) == record
     deal = Deal.pysol(5)
     assert record.moves is not None and check(deal, record.moves).won
-    assert main(["solve", "--deal", "1", "--shortest", "--max-nodes", "30000"]) == 0
+    assert main(["solve", "--deal", "3", "--shortest", "--max-nodes", "30000"]) == 0
     assert "every winning line needs at least" in capsys.readouterr().out
 
 

@@ -2,8 +2,9 @@
 """Shortest winning lines (private): IDA* and the windowed line shortener.
 
 :class:`ShortestSearch` finds a winning line with the fewest moves by
-iterative-deepening A* (IDA*) with an admissible, consistent lower bound on
-the moves still needed (:func:`lower_bound`), a sound pruned move generator
+iterative-deepening A* (IDA*) with an admissible lower bound on the moves
+still needed (:func:`lower_bound`: cards not home plus a greedy packing of
+disjoint cycles of the blocking graph), a sound pruned move generator
 (:func:`gen_shortest`) and a transposition table of the smallest depth at
 which each position was reached in the current iteration.
 :func:`window_shorten` shortens a given winning line with bounded searches
@@ -18,9 +19,9 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 from bakersdozen._position cimport (
-    MAXMOVES, MAXRANK, NCARDS, TO_FOUNDATION, State, card_rank, card_suit, dead_after,
-    gen_legal, is_dead, is_legal, is_safe_home, make, make_move, move_card, move_target,
-    move_t, move_to_tuple, state_from_python, unmake,
+    MAXCOLS, MAXMOVES, MAXRANK, NCARDS, TO_FOUNDATION, State, bd_ctz, bit, card_rank,
+    card_suit, dead_after, gen_legal, is_dead, is_legal, is_safe_home, make, make_move,
+    move_card, move_target, move_t, move_to_tuple, state_from_python, unmake,
 )
 from bakersdozen._search cimport now_seconds, replay_wins
 
@@ -61,8 +62,8 @@ cdef inline bint over_lower(const State* s, int col, int height, int c) noexcept
 cdef int stuck_cards(const State* s) noexcept nogil:
     """Cards lying above a lower card of their own suit, in their column.
 
-    Each must make at least one move to another column before it can go
-    home (docs/engine.md, "Shortest lines").
+    The self-loops of the blocking graph (:func:`cycle_bound`); the previous
+    bound was the cards not home plus these.
     """
     cdef int col, i, n = 0
     for col in range(s.ncols):
@@ -72,62 +73,233 @@ cdef int stuck_cards(const State* s) noexcept nogil:
     return n
 
 
-cdef inline int lower_bound(const State* s) noexcept nogil:
-    """Moves still needed to win, at least: cards not home plus stuck cards."""
-    return s.left + stuck_cards(s)
+# UP_MASK[c]: the cards of c's suit of rank >= c's (c included).
+cdef uint64_t UP_MASK[NCARDS]
 
 
-cdef inline int bound_delta(const State* s, move_t m) noexcept nogil:
-    """Change of :func:`lower_bound` that legal move *m* makes (-1, 0 or +1)."""
-    cdef int c = move_card(m), to = move_target(m), src = s.where[c]
-    cdef int d = 0
+cdef void _init_up_mask():
+    cdef int c, r
+    for c in range(NCARDS):
+        UP_MASK[c] = 0
+        for r in range(card_rank(c), MAXRANK + 1):
+            UP_MASK[c] |= bit(4 * (r - 1) + card_suit(c))
+
+
+_init_up_mask()
+
+# The longest cycle the packing looks for (2 = two-card cycles only).
+cdef int max_cycle = 4
+
+
+cdef struct Graph:
+    uint64_t adj[NCARDS]        # out-edges of each tableau card (0 at a column's bottom)
+    uint64_t colreach[MAXCOLS]  # out-edges a card put on top of each column would have
+    uint64_t V                  # the cards with out-edges and no self-loop
+    int loops                   # the cards with a self-loop (stuck cards)
+
+
+cdef void build_graph(const State* s, Graph* G) noexcept nogil:
+    """The blocking graph of *s* (docs/engine.md, "The lower bound").
+
+    u -> v when some card x beneath u in its column is v or a lower card of
+    v's suit: u's out-edges are the union of UP_MASK[x] over the x beneath
+    u, kept to the tableau.
+    """
+    cdef uint64_t tableau = s.all_home & ~s.home, reach, a
+    cdef int col, i, u
+    G.V = 0
+    G.loops = 0
+    for col in range(s.ncols):
+        reach = 0
+        for i in range(s.height[col]):
+            u = s.cols[col][i]
+            a = reach & tableau
+            G.adj[u] = a
+            if a & bit(u):
+                G.loops += 1
+            elif a:
+                G.V |= bit(u)
+            reach |= UP_MASK[u]
+        G.colreach[col] = reach & tableau
+
+
+cdef int cycle_bound(const State* s, int* self_loops) noexcept nogil:
+    """Vertex-disjoint cycles of the blocking graph of *s*, packed greedily.
+
+    Every cycle needs a card that moves onto a column (docs/engine.md, "The
+    lower bound"), so the number returned, of disjoint cycles found, is
+    added to the cards not home.  The self-loops (stuck cards) count first,
+    and go into *self_loops* too; then :func:`pack_cycles`.
+    """
+    cdef Graph G
+    build_graph(s, &G)
+    self_loops[0] = G.loops
+    return G.loops + pack_cycles(G.adj, G.V)
+
+
+cdef int child_bound(const State* s, Graph* G, move_t m) noexcept nogil:
+    """:func:`lower_bound` of the position legal move *m* leads to from *s*.
+
+    *G* is the blocking graph of *s*; a move changes the out-edges of the
+    moved card only (it was a top card, beneath nothing): home, it leaves
+    the graph; onto a column, it takes the edges of that column's cards.
+    *G* is left as it was.
+    """
+    cdef int u = move_card(m), to = move_target(m), loops = G.loops, n
+    cdef uint64_t V = G.V & ~bit(u), saved, a
+    if G.adj[u] & bit(u):
+        loops -= 1
     if to == TO_FOUNDATION:
-        return -1
-    if over_lower(s, src, s.height[src] - 1, c):
-        d -= 1
-    if over_lower(s, to, s.height[to], c):
-        d += 1
-    return d
+        return s.left - 1 + loops + pack_cycles(G.adj, V)
+    saved = G.adj[u]
+    a = G.colreach[to]
+    G.adj[u] = a
+    if a & bit(u):
+        loops += 1
+    elif a:
+        V |= bit(u)
+    n = pack_cycles(G.adj, V)
+    G.adj[u] = saved
+    return s.left + loops + n
+
+
+cdef int pack_cycles(const uint64_t* adj, uint64_t V) noexcept nogil:
+    """Disjoint cycles among the cards *V* (no self-loops), found greedily.
+
+    Two-card cycles first, as found; then the cards with no edge in or out
+    among those left are dropped, to a fixed point; then from each card
+    left a shortest cycle through it of up to max_cycle cards (breadth-first
+    over bitboards).  Only adj[u] & V is read, for u in V.
+    """
+    cdef uint64_t level[16]
+    cdef uint64_t a, todo, inset, seen, front, nxt, w
+    cdef int i, u, v, k, d, n = 0
+    # two-card cycles: u -> v -> u
+    todo = V
+    while todo:
+        u = bd_ctz(todo)
+        todo &= todo - 1
+        a = adj[u] & V & todo
+        while a:
+            v = bd_ctz(a)
+            a &= a - 1
+            if adj[v] & bit(u):
+                n += 1
+                V &= ~(bit(u) | bit(v))
+                todo &= ~bit(v)
+                break
+    if max_cycle < 3:
+        return n
+    # drop the cards with no edge in or out among V, to a fixed point
+    while True:
+        inset = 0
+        todo = V
+        while todo:
+            u = bd_ctz(todo)
+            todo &= todo - 1
+            a = adj[u] & V
+            if a:
+                inset |= a
+            else:
+                V &= ~bit(u)
+        if (V & inset) == V:
+            break
+        V &= inset
+    # from each card, a shortest cycle through it, up to max_cycle cards
+    todo = V
+    while todo:
+        u = bd_ctz(todo)
+        todo &= todo - 1
+        if not V & bit(u):
+            continue
+        front = adj[u] & V
+        seen = front | bit(u)
+        level[1] = front
+        k = 0
+        for d in range(2, max_cycle + 1):
+            nxt = 0
+            w = front
+            while w:
+                v = bd_ctz(w)
+                w &= w - 1
+                nxt |= adj[v]
+            nxt &= V
+            if nxt & bit(u):
+                k = d
+                break
+            front = nxt & ~seen
+            if not front:
+                break
+            seen |= front
+            level[d] = front
+        if k == 0:
+            continue
+        # walk back: a[k-1] in level[k-1] with u in adj, and so on down to level[1]
+        n += 1
+        V &= ~bit(u)
+        v = u
+        for d in range(k - 1, 0, -1):
+            w = level[d] & V
+            while w:
+                i = bd_ctz(w)
+                w &= w - 1
+                if adj[i] & bit(v):
+                    break
+            V &= ~bit(i)
+            v = i
+    return n
+
+
+cdef inline int lower_bound(const State* s) noexcept nogil:
+    """Moves still needed to win, at least: cards not home plus disjoint blocking cycles."""
+    cdef int loops
+    return s.left + cycle_bound(s, &loops)
 
 
 # ---------------------------------------------------------------------------
 # The pruned generator
 # ---------------------------------------------------------------------------
 
-cdef inline int gen_shortest(const State* s, move_t* out, int* delta, int last) noexcept nogil:
+cdef inline int gen_shortest(const State* s, move_t* out, int* hs, int h, int last) noexcept nogil:
     """Moves some shortest winning line from *s* starts with, into *out*.
 
     Pruning (proofs in docs/engine.md, "Shortest lines"): a lost position
     gets no moves; a safe foundation move is played alone; a column's only
-    card never moves to another column.  The moves come sorted by their
-    change of the lower bound (*delta*), smallest first.  *last* is the move
-    that led here, -1 at the root.
+    card never moves to another column.  *hs* receives the lower bound of
+    the position each move leads to, at least *h* - 1 (the bound *h* of
+    *s* minus the move: still admissible), and the moves come sorted by it,
+    smallest first.  *last* is the move that led here, -1 at the root.
     """
     cdef move_t moves[MAXMOVES]
     cdef int n, i, j, k = 0, c, d
     cdef move_t mv
+    cdef Graph G
     if dead_after(s, <move_t>last) if last >= 0 else is_dead(s):
         return 0
     n = gen_legal(s, moves)
+    build_graph(s, &G)
     for i in range(n):
         mv = moves[i]
         c = move_card(mv)
         if move_target(mv) == TO_FOUNDATION:
             if is_safe_home(s, c):
+                d = child_bound(s, &G, mv)
                 out[0] = mv
-                delta[0] = -1
+                hs[0] = d if d >= h - 1 else h - 1
                 return 1
         elif s.height[s.where[c]] == 1:
             continue
-        d = bound_delta(s, mv)
-        # insertion by delta, stable
+        d = child_bound(s, &G, mv)
+        if d < h - 1:
+            d = h - 1
+        # insertion by bound, stable
         j = k - 1
-        while j >= 0 and delta[j] > d:
+        while j >= 0 and hs[j] > d:
             out[j + 1] = out[j]
-            delta[j + 1] = delta[j]
+            hs[j + 1] = hs[j]
             j -= 1
         out[j + 1] = mv
-        delta[j + 1] = d
+        hs[j + 1] = d
         k += 1
     return k
 
@@ -196,7 +368,7 @@ cdef inline bint seen_shallower(Ctx* C, int g) noexcept nogil:
 cdef int ida(Ctx* C, int g, int h, int last) noexcept nogil:
     """Depth-first search below the threshold from the current position at depth *g*."""
     cdef move_t moves[MAXMOVES]
-    cdef int delta[MAXMOVES]
+    cdef int hs[MAXMOVES]
     cdef int n, i, src, r, f
     cdef double t
     if C.s.left == 0:
@@ -205,9 +377,9 @@ cdef int ida(Ctx* C, int g, int h, int last) noexcept nogil:
         return R_NONE
     if seen_shallower(C, g):
         return R_NONE
-    n = gen_shortest(&C.s, moves, delta, last)
+    n = gen_shortest(&C.s, moves, hs, h, last)
     for i in range(n):
-        f = g + 1 + h + delta[i]
+        f = g + 1 + hs[i]
         if f > C.threshold:
             if f < C.next_threshold:
                 C.next_threshold = f
@@ -227,7 +399,7 @@ cdef int ida(Ctx* C, int g, int h, int last) noexcept nogil:
                         return R_INTERRUPTED
         src = make(&C.s, moves[i])
         C.path[g] = moves[i]
-        r = ida(C, g + 1, h + delta[i], moves[i])
+        r = ida(C, g + 1, hs[i], moves[i])
         unmake(&C.s, moves[i], src)
         if r != R_NONE:
             return r
@@ -286,7 +458,7 @@ cdef class ShortestSearch:
             free(self.C)
 
     def lower_bound(self):
-        """The admissible bound at the root: cards not home plus stuck cards."""
+        """The admissible bound at the root: cards not home plus disjoint blocking cycles."""
         return lower_bound(&self.C.s)
 
     def run(self, *, double time_limit=0.0, unsigned long long max_nodes=0, int upper=0):
@@ -370,10 +542,58 @@ cdef class ShortestSearch:
 
 
 def root_bound(columns, foundations, int ranks):
-    """The admissible lower bound of a position (cards not home plus stuck cards)."""
+    """The admissible lower bound of a position, under Baker's Dozen's play.
+
+    Cards not home plus the disjoint cycles of the blocking graph that a
+    greedy packing finds (docs/engine.md, "The lower bound"): every winning
+    line from the position has at least this many moves.  *columns* are
+    lists of card indices, bottom first; *foundations* the four pile
+    heights; ValueError for a position that is not one of the game.
+    """
     cdef State s
     state_from_python(&s, columns, foundations, ranks)
     return lower_bound(&s)
+
+
+def bound_parts(columns, foundations, int ranks):
+    """The parts of the lower bound: ``(cards not home, stuck cards, disjoint cycles)``.
+
+    The stuck cards are the self-loops of the blocking graph, so they are
+    counted among the cycles too: the bound is the first part plus the
+    third, and the previous bound was the first plus the second.
+    """
+    cdef State s
+    cdef int loops, cycles
+    state_from_python(&s, columns, foundations, ranks)
+    cycles = cycle_bound(&s, &loops)
+    return (s.left, stuck_cards(&s), cycles)
+
+
+def _child_bounds(columns, foundations, int ranks):
+    """For each legal move: ``(bound after it, computed from the parent's
+    graph; bound after it, computed afresh)``; the two must agree (tests)."""
+    cdef State s
+    cdef Graph G
+    cdef move_t moves[MAXMOVES]
+    cdef int n, i, src, patched
+    cdef list out = []
+    state_from_python(&s, columns, foundations, ranks)
+    n = gen_legal(&s, moves)
+    build_graph(&s, &G)
+    for i in range(n):
+        patched = child_bound(&s, &G, moves[i])
+        src = make(&s, moves[i])
+        out.append((patched, lower_bound(&s)))
+        unmake(&s, moves[i], src)
+    return out
+
+
+def _set_max_cycle(int n):
+    """Set the longest cycle the packing looks for (2..15); for measurements."""
+    global max_cycle
+    if not 2 <= n <= 15:
+        raise ValueError(f"max_cycle must be in 2..15, not {n}")
+    max_cycle = n
 
 
 # ---------------------------------------------------------------------------
