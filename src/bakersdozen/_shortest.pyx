@@ -20,7 +20,7 @@ from libc.string cimport memset
 
 from bakersdozen._position cimport (
     MAXCOLS, MAXMOVES, MAXRANK, NCARDS, TO_FOUNDATION, State, bd_ctz, bit, card_rank,
-    card_suit, dead_after, gen_legal, is_dead, is_legal, is_safe_home, make, make_move,
+    card_suit, dead_after, deadlock_set, gen_legal, is_dead, is_legal, is_safe_home, make, make_move,
     move_card, move_target, move_t, move_to_tuple, state_from_python, unmake,
 )
 from bakersdozen._search cimport now_seconds, replay_wins
@@ -264,7 +264,7 @@ cdef inline int gen_shortest(const State* s, move_t* out, int* hs, int h, int la
     """Moves some shortest winning line from *s* starts with, into *out*.
 
     Pruning (proofs in docs/engine.md, "Shortest lines"): a lost position
-    gets no moves; a safe foundation move is played alone; a column's only
+    (one card blocked, or a deadlocked set) gets no moves; a safe foundation move is played alone; a column's only
     card never moves to another column.  *hs* receives the lower bound of
     the position each move leads to, at least *h* - 1 (the bound *h* of
     *s* minus the move: still admissible), and the moves come sorted by it,
@@ -274,7 +274,7 @@ cdef inline int gen_shortest(const State* s, move_t* out, int* hs, int h, int la
     cdef int n, i, j, k = 0, c, d
     cdef move_t mv
     cdef Graph G
-    if dead_after(s, <move_t>last) if last >= 0 else is_dead(s):
+    if (dead_after(s, <move_t>last) if last >= 0 else is_dead(s)) or deadlock_set(s):
         return 0
     n = gen_legal(s, moves)
     build_graph(s, &G)
