@@ -608,6 +608,18 @@ cdef inline uint64_t deadlock_set(const State* s) noexcept nogil:
             B |= under
 
 
+cdef inline bint is_lost(const State* s, int last) noexcept nogil:
+    """Is the position lost by rule 3: a blocked card or a deadlocked set?
+
+    The cheap one-card test first (only what move *last* changed; every
+    card at the root, *last* = -1), then :func:`deadlock_set`.  Valid under
+    the knobs of ``Play.dead``.
+    """
+    if dead_after(s, <move_t>last) if last >= 0 else is_dead(s):
+        return True
+    return deadlock_set(s) != 0
+
+
 cdef inline int gen_search(const State* s, move_t* out, uint64_t noise_seed, int heur,
                            int last) noexcept nogil:
     """Moves the search tries, pruned soundly and best first, into *out* (MAXMOVES).
@@ -633,9 +645,7 @@ cdef inline int gen_search(const State* s, move_t* out, uint64_t noise_seed, int
     cdef int sc
     if not s.play.plain:
         return gen_search_family(s, out, noise_seed, heur, last)
-    if dead_after(s, <move_t>last) if last >= 0 else is_dead(s):
-        return 0
-    if deadlock_set(s):
+    if is_lost(s, last):
         return 0
     for col in range(s.ncols):
         h = s.height[col]

@@ -283,8 +283,7 @@ cdef int gen_search_family(const State* s, move_t* out, uint64_t noise_seed, int
     cdef int score[MAXMOVES]
     cdef int cnt, i, n = 0, c, to, src, k, h, th, sc, need_c, first_empty = -1, col
     cdef move_t m
-    if s.play.dead and ((dead_after(s, <move_t>last) if last >= 0 else is_dead(s))
-                        or deadlock_set(s)):
+    if s.play.dead and is_lost(s, last):
         return 0
     for col in range(s.ncols):
         if s.height[col] == 0:

@@ -20,8 +20,7 @@ from libc.string cimport memset
 
 from bakersdozen._position cimport (
     MAXCOLS, MAXMOVES, MAXRANK, NCARDS, TO_FOUNDATION, State, bd_ctz, bit, card_rank,
-    card_suit, dead_after, deadlock_set, gen_legal, is_dead, is_legal, is_safe_home, make, make_move,
-    move_card, move_target, move_t, move_to_tuple, state_from_python, unmake,
+    card_suit, gen_legal, is_legal, is_lost, is_safe_home, make, make_move, move_card, move_target, move_t, move_to_tuple, state_from_python, unmake,
 )
 from bakersdozen._search cimport now_seconds, replay_wins
 
@@ -123,17 +122,16 @@ cdef void build_graph(const State* s, Graph* G) noexcept nogil:
         G.colreach[col] = reach & tableau
 
 
-cdef int cycle_bound(const State* s, int* self_loops) noexcept nogil:
+cdef int cycle_bound(const State* s) noexcept nogil:
     """Vertex-disjoint cycles of the blocking graph of *s*, packed greedily.
 
     Every cycle needs a card that moves onto a column (docs/engine.md, "The
     lower bound"), so the number returned, of disjoint cycles found, is
-    added to the cards not home.  The self-loops (stuck cards) count first,
-    and go into *self_loops* too; then :func:`pack_cycles`.
+    added to the cards not home.  The self-loops (stuck cards) count first;
+    then :func:`pack_cycles`.
     """
     cdef Graph G
     build_graph(s, &G)
-    self_loops[0] = G.loops
     return G.loops + pack_cycles(G.adj, G.V)
 
 
@@ -252,8 +250,7 @@ cdef int pack_cycles(const uint64_t* adj, uint64_t V) noexcept nogil:
 
 cdef inline int lower_bound(const State* s) noexcept nogil:
     """Moves still needed to win, at least: cards not home plus disjoint blocking cycles."""
-    cdef int loops
-    return s.left + cycle_bound(s, &loops)
+    return s.left + cycle_bound(s)
 
 
 # ---------------------------------------------------------------------------
@@ -264,8 +261,9 @@ cdef inline int gen_shortest(const State* s, move_t* out, int* hs, int h, int la
     """Moves some shortest winning line from *s* starts with, into *out*.
 
     Pruning (proofs in docs/engine.md, "Shortest lines"): a lost position
-    (one card blocked, or a deadlocked set) gets no moves; a safe foundation move is played alone; a column's only
-    card never moves to another column.  *hs* receives the lower bound of
+    (one card blocked, or a deadlocked set: :func:`is_lost`) gets no moves;
+    a safe foundation move is played alone; a column's only card never
+    moves to another column.  *hs* receives the lower bound of
     the position each move leads to, at least *h* - 1 (the bound *h* of
     *s* minus the move: still admissible), and the moves come sorted by it,
     smallest first.  *last* is the move that led here, -1 at the root.
@@ -274,7 +272,7 @@ cdef inline int gen_shortest(const State* s, move_t* out, int* hs, int h, int la
     cdef int n, i, j, k = 0, c, d
     cdef move_t mv
     cdef Graph G
-    if (dead_after(s, <move_t>last) if last >= 0 else is_dead(s)) or deadlock_set(s):
+    if is_lost(s, last):
         return 0
     n = gen_legal(s, moves)
     build_graph(s, &G)
@@ -563,10 +561,8 @@ def bound_parts(columns, foundations, int ranks):
     third, and the previous bound was the first plus the second.
     """
     cdef State s
-    cdef int loops, cycles
     state_from_python(&s, columns, foundations, ranks)
-    cycles = cycle_bound(&s, &loops)
-    return (s.left, stuck_cards(&s), cycles)
+    return (s.left, stuck_cards(&s), cycle_bound(&s))
 
 
 def _child_bounds(columns, foundations, int ranks):

@@ -99,11 +99,13 @@ def deadlock(deal: Deal, rules: Rules | None = None) -> tuple[Card, ...]:
     whose play is not Baker's Dozen's (*rules*, default ``deal.rules``) the
     test does not apply and the answer is ().
     """
-    columns, foundations, ranks, play = _engine_args(deal, rules)
-    return tuple(
-        Card.from_index(i)
-        for i in _position.Position(columns, foundations, ranks, play).deadlock()
-    )
+    return _deadlock(_engine_args(deal, rules))
+
+
+def _deadlock(args: tuple[list[list[int]], list[int], int, tuple[int, int, int, int, int]]
+              ) -> tuple[Card, ...]:
+    """:func:`deadlock` of a position given as :func:`_engine_args` makes it."""
+    return tuple(Card.from_index(i) for i in _position.Position(*args).deadlock())
 
 
 class _Search(Protocol):
@@ -486,7 +488,7 @@ def solve(
     seconds = time.perf_counter() - start
     if status == _search.UNSOLVABLE:
         return Solution(
-            Verdict.UNSOLVABLE, (), nodes, seconds, None, rounds, deadlock=deadlock(deal, played)
+            Verdict.UNSOLVABLE, (), nodes, seconds, None, rounds, deadlock=_deadlock(args)
         )
     return Solution(Verdict.UNKNOWN, (), nodes, seconds, _REASONS[status], rounds)
 
