@@ -540,7 +540,7 @@ cdef int search_loop(Search* S, uint64_t seed, uint64_t base_budget, double grow
 
     Portfolio: two interleaved streams of restart rounds.  Stream A is the
     restart schedule of the two scorings: its round k (k = 1, 2, ...) has a
-    quota of base_budget * luby(k) * growth**k nodes, the inversion score
+    quota of base_budget * luby(k) * growth**k nodes (growth 1 by default), the inversion score
     in odd rounds and the soon-needed-cards score in even ones, *seed* as
     the tie-break of round 1 (0: none) and a seeded noise after.  Stream B
     runs the foundation-depth order with quotas of DEPTH_BASE * luby(k) *
@@ -875,7 +875,7 @@ cdef class DepthFirstSearch:
 
     def run(self, *, double time_limit=0.0, unsigned long long max_nodes=0,
             unsigned long long seed=0, unsigned long long base_budget=256,
-            double growth=1.05, double proof_share=PROOF_SHARE):
+            double growth=1.0, double proof_share=PROOF_SHARE):
         """Decide the position.  Releases the GIL while it searches; runs once.
 
         Parameters
@@ -888,7 +888,8 @@ cdef class DepthFirstSearch:
             0 for the default move order; other values perturb tie-breaks.
         base_budget, growth : int, float
             Node quota of the first restart round and its growth per round
-            (growth in [1, 16]).
+            (growth in [1, 16]; 1, the default, is the plain Luby schedule:
+            docs/engine.md says why).
         proof_share : float
             Share of the budget (of *max_nodes*, else of *time_limit*) the
             portfolio of restart rounds may spend before the proof phase
