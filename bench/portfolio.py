@@ -39,16 +39,46 @@ def one(job: tuple[int, dict[str, Any], int, float]) -> tuple[int, int, int, flo
     return number, status, nodes, time.perf_counter() - start
 
 
+KNOBS = {"base_budget": int, "growth": float, "proof_share": float, "seed": int}
+
+
+def parse_config(text: str) -> dict[str, Any]:
+    """A ``--config`` value: a JSON object whose keys are among :data:`KNOBS`."""
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"not JSON: {text!r} ({error})") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"not a JSON object: {text!r}")
+    for key, item in value.items():
+        if key not in KNOBS:
+            raise argparse.ArgumentTypeError(
+                f"unknown knob {key!r} in {text!r}: the knobs are {', '.join(KNOBS)}")
+        if isinstance(item, bool) or not isinstance(item, (int, float)) \
+                or (KNOBS[key] is int and not isinstance(item, int)):
+            kind = "an integer" if KNOBS[key] is int else "a number"
+            raise argparse.ArgumentTypeError(f"{key} must be {kind}, not {item!r}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("deals", help="PySol deal numbers, e.g. 1-11000")
-    parser.add_argument("--config", action="append", type=json.loads, required=True,
+    parser.add_argument("--config", action="append", type=parse_config, required=True,
                         help="JSON keyword arguments of DepthFirstSearch.run")
     parser.add_argument("--max-nodes", type=int, default=5_000_000)
     parser.add_argument("--memory-mb", type=float, default=512.0)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
-    numbers = list(parse_deal_range(args.deals))
+    try:
+        numbers = list(parse_deal_range(args.deals))
+    except ValueError as error:
+        parser.error(f"deals: {error}")
+    for item in args.config:
+        try:   # the engine's own range checks, before any process starts
+            _search.DepthFirstSearch(*_engine_args(Deal.pysol(1))).run(max_nodes=1, **item)
+        except (ValueError, OverflowError) as error:
+            parser.error(f"--config {json.dumps(item)}: {error}")
     print(f"PySol deals {args.deals}, {args.max_nodes:,} positions per deal, "
           f"{args.memory_mb:g} MiB\n")
     print("| configuration | solved | unsolvable | undecided | positions | seconds (sum) |")
