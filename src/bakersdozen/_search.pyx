@@ -540,9 +540,10 @@ cdef int search_loop(Search* S, uint64_t seed, uint64_t base_budget, double grow
 
     Portfolio: two interleaved streams of restart rounds.  Stream A is the
     restart schedule of the two scorings: its round k (k = 1, 2, ...) has a
-    quota of base_budget * luby(k) * growth**k nodes (growth 1 by default), the inversion score
-    in odd rounds and the soon-needed-cards score in even ones, *seed* as
-    the tie-break of round 1 (0: none) and a seeded noise after.  Stream B
+    quota of base_budget * luby(k) * growth**k nodes (growth 1 by default),
+    the inversion score in odd rounds and the soon-needed-cards score in
+    even ones, *seed* as the tie-break of round 1 (0: none) and a seeded
+    noise after.  Stream B
     runs the foundation-depth order with quotas of DEPTH_BASE * luby(k) *
     growth**k and the same noise rule; once stream A has spent DEPTH_START
     nodes, it runs whenever it has spent less than half of what stream A

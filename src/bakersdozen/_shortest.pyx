@@ -20,7 +20,8 @@ from libc.string cimport memset
 
 from bakersdozen._position cimport (
     MAXCOLS, MAXMOVES, MAXRANK, NCARDS, TO_FOUNDATION, State, bd_ctz, bit, card_rank,
-    card_suit, gen_legal, is_legal, is_lost, is_safe_home, make, make_move, move_card, move_target, move_t, move_to_tuple, state_from_python, unmake,
+    card_suit, gen_legal, is_legal, is_lost, is_safe_home, make, make_move, move_card,
+    move_target, move_t, move_to_tuple, state_from_python, unmake,
 )
 from bakersdozen._search cimport now_seconds, replay_wins
 
