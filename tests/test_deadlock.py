@@ -3,7 +3,8 @@
 The engine's ``Position.deadlock()`` is compared with a pure-Python
 computation written from the definition, and every position it calls lost
 is checked against the exhaustive search of ``tests/brute.py`` on reduced
-packs.  Walks of random legal moves give positions beyond the deals.
+packs.  Walks of random legal moves (``tests/reference.py``, independent of
+the engine) give positions beyond the deals.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bakersdozen.cli import main
 from bakersdozen.solver import _engine_args
 
 from brute import brute_force_solvable
+from reference import random_play
 from test_solver import reduced_deal
 
 
@@ -73,18 +75,6 @@ def engine_deadlock(deal: Deal) -> set[Card]:
     return {Card.from_index(i) for i in engine_position(deal).deadlock()}
 
 
-def walk(deal: Deal, rng: random.Random, steps: int) -> Deal:
-    """The position after up to *steps* random legal moves from *deal*."""
-    position = engine_position(deal)
-    for _ in range(steps):
-        moves = position.legal_moves()
-        if not moves:
-            break
-        position.make(rng.choice(moves))
-    columns = tuple(tuple(Card.from_index(i) for i in col) for col in position.columns)
-    return Deal(columns, tuple(position.foundations), deal.ranks)  # type: ignore[arg-type]
-
-
 @settings(max_examples=300, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -94,14 +84,14 @@ def walk(deal: Deal, rng: random.Random, steps: int) -> Deal:
 )
 def test_engine_finds_the_defined_set(seed: int, ranks: int, ncols: int, steps: int) -> None:
     rng = random.Random(seed)
-    deal = walk(reduced_deal(rng, ranks, ncols), rng, steps)
+    deal = random_play(reduced_deal(rng, ranks, ncols), rng, steps)
     assert engine_deadlock(deal) == reference_deadlock(deal)
 
 
 @settings(max_examples=300, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), number=st.integers(1, 1_000_000), steps=st.integers(0, 60))
 def test_engine_finds_the_defined_set_on_pysol_deals(seed: int, number: int, steps: int) -> None:
-    deal = walk(Deal.pysol(number), random.Random(seed), steps)
+    deal = random_play(Deal.pysol(number), random.Random(seed), steps)
     assert engine_deadlock(deal) == reference_deadlock(deal)
 
 
@@ -114,7 +104,7 @@ def test_engine_finds_the_defined_set_on_pysol_deals(seed: int, number: int, ste
 )
 def test_a_deadlocked_position_is_lost(seed: int, ranks: int, ncols: int, steps: int) -> None:
     rng = random.Random(seed)
-    deal = walk(reduced_deal(rng, ranks, ncols), rng, steps)
+    deal = random_play(reduced_deal(rng, ranks, ncols), rng, steps)
     if engine_deadlock(deal):
         assert not brute_force_solvable(deal)
 
@@ -126,7 +116,7 @@ def test_sample_has_deadlocks_the_one_card_test_misses() -> None:
     rng = random.Random(2026)
     found = several = 0
     for _ in range(400):
-        deal = walk(reduced_deal(rng, rng.randint(3, 5), rng.randint(2, 7)), rng, rng.randint(0, 6))
+        deal = random_play(reduced_deal(rng, rng.randint(3, 5), rng.randint(2, 7)), rng, rng.randint(0, 6))
         if not engine_deadlock(deal):
             continue
         found += 1
