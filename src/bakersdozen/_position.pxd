@@ -41,11 +41,13 @@ cdef extern from *:
     #else
     #define bd_prefetch(p) ((void)0)
     #endif
+    #define BD_NIBBLE_LOW 0x1111111111111ULL
     #endif
     """
     int bd_ctz(unsigned long long x) nogil            # index of the lowest set bit (x != 0)
     int bd_popcount(unsigned long long x) nogil       # number of set bits
     void bd_prefetch(const void* p) nogil             # hint: load p's cache line
+    const unsigned long long NIBBLE_LOW "BD_NIBBLE_LOW"  # the low bit of each rank's nibble
 
 cdef enum:
     NCARDS = 52          # card indices 0..51: the largest pack
@@ -572,15 +574,19 @@ cdef inline uint64_t deadlock_set(const State* s) noexcept nogil:
     repeat until nothing drops.  Valid under the knobs of ``Play.dead``.
     """
     cdef uint64_t tab = s.all_home & ~s.home
-    cdef uint64_t F = tab, B = tab & ~s.tops, G, low, acc, under
-    cdef int r, suit, col, i, h, c
+    cdef uint64_t F = tab, B = tab & ~s.tops, G, low, acc, X
+    cdef uint64_t U = 0
+    cdef int high[MAXCOLS]          # the height of each column's highest card of F, -1 if none
+    cdef bint started = False
+    cdef int suit, col, i, c
     while True:
-        # cards every support of which, if not home, is covered by F
-        G = 0
-        for r in range(1, s.ranks + 1):
-            if (RANK_MASK[r + 1] & tab & ~B) == 0:
-                G |= RANK_MASK[r]
-        G &= F
+        # cards every support of which, if not home, is covered by F: the
+        # ranks r whose rank r + 1 nibble of X (supports not covered) is
+        # empty; a nibble's bits are ORed into its low bit, and the
+        # multiplication by 0xF fills each non-empty nibble
+        X = tab & ~B
+        X |= (X >> 1) | (X >> 2) | (X >> 3)
+        G = F & ~(((X & NIBBLE_LOW) * 0xF) >> 4)
         if G == 0:
             return 0
         # ... and with a lower card of their suit covered by F
@@ -594,18 +600,27 @@ cdef inline uint64_t deadlock_set(const State* s) noexcept nogil:
         if G == F or G == 0:
             return G
         F = G
-        # B: the cards beneath some card of F
-        B = 0
+        # B: the cards beneath some card of F, that is the tableau less,
+        # in each column, its highest card of F and the cards above it (U:
+        # a whole column if it holds none).  F only shrinks, so each
+        # column's highest card of F only moves down, and over the whole
+        # call every card is passed over at most once.
+        if not started:
+            for col in range(s.ncols):
+                high[col] = s.height[col] - 1     # the top card: F was the tableau
+            started = True
+        X = 0
         for col in range(s.ncols):
-            h = s.height[col]
-            acc = 0
-            under = 0
-            for i in range(h):
+            i = high[col]
+            while i >= 0:
                 c = s.cols[col][i]
                 if F & bit(c):
-                    under = acc
-                acc |= bit(c)
-            B |= under
+                    X |= bit(c)
+                    break
+                U |= bit(c)
+                i -= 1
+            high[col] = i
+        B = tab & ~(U | X)
 
 
 cdef inline bint is_lost(const State* s, int last) noexcept nogil:
