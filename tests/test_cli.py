@@ -272,3 +272,53 @@ def test_a_survey_file_holds_one_game(tmp_path: Path, capsys: pytest.CaptureFixt
     err = capsys.readouterr().err
     assert "holds records of the game 'bakers_dozen'" in err
     assert "'bakers_dozen+empty_column=any_card'" in err
+
+
+# -- limits the parser accepts are the limits solve() accepts -------------------
+
+
+_LIMIT_COMMANDS = {
+    "solve": ["solve", "--deal", "1"],
+    "hint": ["hint", "BOARD"],
+    "review": ["review", "BOARD", "BOARD"],
+    "survey": ["survey", "1-3", "--jobs", "1"],
+    "bench": ["bench", "--deals", "1-3"],
+}
+
+
+@pytest.mark.parametrize("command", list(_LIMIT_COMMANDS))
+@pytest.mark.parametrize(("flag", "value", "words"), [
+    ("--memory-mb", "0.5", "argument --memory-mb: must be in 1..1048576 MiB, not 0.5"),
+    ("--memory-mb", "1e9", "argument --memory-mb: must be in 1..1048576 MiB, not 1e9"),
+    ("--memory-mb", "nan", "argument --memory-mb: must be in 1..1048576 MiB, not nan"),
+    ("--time-limit", "1e300", "argument --time-limit: must be seconds > 0 and below 1e15"),
+    ("--time-limit", "1e15", "argument --time-limit: must be seconds > 0 and below 1e15"),
+])
+def test_limits_out_of_the_api_range_are_usage_errors(
+        command: str, flag: str, value: str, words: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "deal1.txt"
+    board.write_text(DEAL_1, encoding="utf-8")
+    argv = [str(board) if word == "BOARD" else word for word in _LIMIT_COMMANDS[command]]
+    assert main([*argv, flag, value]) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and err.startswith(f"bakersdozen {command}: error: {words}"), err
+    assert out == ""
+
+
+def test_limit_ranges_match_the_api_and_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    from bakersdozen import solver
+    from bakersdozen.cli import _common
+
+    assert _common.MAX_MEMORY_MB == solver.MAX_MEMORY_MB == 1048576
+    assert _common.MAX_TIME_LIMIT == solver.MAX_TIME_LIMIT == 1e15
+    # the edges the parser accepts, solve() accepts
+    for value in ("1", "1048576"):
+        solver._check_limit("memory_mb", _common.memory_mb(value), optional=False)
+    for value in ("1e-300", "999999999999999.9"):
+        solver._check_limit("time_limit", _common.time_limit(value))
+    for command in _LIMIT_COMMANDS:
+        assert main([command, "--help"]) == 0
+        text = " ".join(capsys.readouterr().out.split())
+        assert "1..1048576" in text, command
+        assert "below 1e15" in text, command

@@ -336,6 +336,9 @@ MAX_NODES_LIMIT: Final = 2**64 - 1
 #: Largest accepted memory_mb: 1 TiB.
 MAX_MEMORY_MB: Final = 2**20
 
+#: time_limit must be below this many seconds (some 30 million years).
+MAX_TIME_LIMIT: Final = 1e15
+
 
 def _check_limit(
     name: str, value: float | None, integral: bool = False, optional: bool = True
@@ -358,7 +361,7 @@ def _check_limit(
             raise ValueError(f"memory_mb must be in 1..2**20 (MiB), not {value!r}")
         return
     try:
-        finite = math.isfinite(value) and value < 1e15
+        finite = math.isfinite(value) and value < MAX_TIME_LIMIT
     except OverflowError:
         finite = False
     if not finite or value <= 0:

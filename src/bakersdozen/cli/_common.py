@@ -23,7 +23,8 @@ __all__ = [
     "EXIT_OK", "EXIT_UNSOLVABLE", "EXIT_BAD_INPUT", "EXIT_UNKNOWN", "EXIT_WORKER_DIED",
     "EXIT_CLUSTER",
     "EXIT_INTERRUPTED", "EXIT_TERMINATED", "KINGS_NOTE", "MAX_DEAL",
-    "positive_float", "time_limit", "positive_int", "seed_int", "deal_number",
+    "MAX_MEMORY_MB", "MAX_TIME_LIMIT",
+    "positive_float", "time_limit", "memory_mb", "positive_int", "seed_int", "deal_number",
     "add_limit_arguments", "add_rules_arguments", "rules_from_args", "read_board", "read_moves_file", "write_html", "error", "Formatter",
 ]
 
@@ -47,6 +48,11 @@ KINGS_NOTE: Final = "note: kings moved to the bottom of their columns (the game'
 #: The largest PySol deal number.
 MAX_DEAL: Final = 2**64 - 1
 _MAX_DIGITS: Final = len(str(MAX_DEAL))
+#: The largest ``--memory-mb``, MiB: ``solver.MAX_MEMORY_MB`` (a test checks they agree;
+#: the solver is not imported here, to keep the start fast).
+MAX_MEMORY_MB: Final = 2**20
+#: ``--time-limit`` must be below this many seconds: ``solver.MAX_TIME_LIMIT``.
+MAX_TIME_LIMIT: Final = 1e15
 
 
 class Formatter(argparse.HelpFormatter):
@@ -94,7 +100,10 @@ def positive_float(text: str) -> float:
 
 
 def time_limit(text: str) -> float | None:
-    """argparse type: seconds > 0, or ``inf`` / ``none`` for no time limit (None)."""
+    """argparse type: seconds, > 0 and below 1e15, or ``inf`` / ``none`` for no limit (None).
+
+    The range :func:`bakersdozen.solve` accepts; ``inf`` is its ``None``.
+    """
     if text.strip().lower() in ("inf", "infinity", "none"):
         return None
     try:
@@ -103,9 +112,22 @@ def time_limit(text: str) -> float | None:
         raise argparse.ArgumentTypeError(
             f"not a number of seconds: {text[:40]!r} (a number > 0, or 'none' for no limit)"
         ) from None
-    if not 0 < value < math.inf:
+    if not 0 < value < MAX_TIME_LIMIT:
         raise argparse.ArgumentTypeError(
-            f"must be seconds > 0, or 'none' for no limit, not {text[:40]!r}"
+            f"must be seconds > 0 and below 1e15, or 'none' for no limit, not {text[:40]!r}"
+        )
+    return value
+
+
+def memory_mb(text: str) -> float:
+    """argparse type: MiB in 1..2**20, the range :func:`bakersdozen.solve` accepts."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of MiB: {text[:40]!r}") from None
+    if not 1 <= value <= MAX_MEMORY_MB:  # False for nan
+        raise argparse.ArgumentTypeError(
+            f"must be in 1..{MAX_MEMORY_MB} MiB, not {text.strip()[:40]}"
         )
     return value
 
@@ -141,7 +163,8 @@ def add_limit_arguments(parser: argparse.ArgumentParser, default_time: float | N
     """The search-limit options shared by solve and survey (memory per deal)."""
     parser.add_argument(
         "--time-limit", type=time_limit, default=default_time, metavar="SECONDS",
-        help=f"wall-clock seconds per deal, or 'none' (default {default_time})",
+        help=f"wall-clock seconds per deal, > 0 and below 1e15, or 'none' for no limit "
+        f"(default {default_time})",
     )
     parser.add_argument(
         "--max-nodes", type=positive_int, default=None, metavar="N",

@@ -18,7 +18,7 @@ import sys
 from typing import Any, Final
 
 from ._common import (
-    EXIT_OK, add_rules_arguments, error, positive_float, positive_int, rules_from_args, time_limit,
+    EXIT_OK, add_rules_arguments, error, memory_mb, positive_int, rules_from_args, time_limit,
 )
 
 HELP = "benchmark the solver on PySol deals (and fc-solve)"
@@ -48,11 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--time-limit", type=time_limit, default=10.0, metavar="SECONDS",
-        help="wall-clock seconds per deal, or 'none' (default 10)",
+        help="wall-clock seconds per deal, > 0 and below 1e15, or 'none' (default 10)",
     )
     parser.add_argument(
-        "--memory-mb", type=positive_float, default=512.0,
-        metavar="MIB", help="transposition table budget per solve (default 512)",
+        "--memory-mb", type=memory_mb, default=512.0,
+        metavar="MIB", help="memory budget per solve, MiB, 1..1048576 (default 512)",
     )
     parser.add_argument(
         "--jobs", type=positive_int, default=1, metavar="N",

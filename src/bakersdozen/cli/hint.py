@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from ._common import (
-    EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, positive_float,
+    EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, memory_mb,
     add_rules_arguments, read_board, rules_from_args,
 )
 
@@ -24,8 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_limit_arguments(parser)
     parser.add_argument(
-        "--memory-mb", type=positive_float, default=512.0, metavar="MB",
-        help="MiB for the whole search: table, path, bookkeeping (default 512)",
+        "--memory-mb", type=memory_mb, default=512.0, metavar="MB",
+        help="MiB for the whole search: table, path, bookkeeping; 1..1048576 (default 512)",
     )
     add_rules_arguments(parser)
 

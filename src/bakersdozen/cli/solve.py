@@ -14,7 +14,7 @@ import sys
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
-    add_rules_arguments, positive_float, read_board, rules_from_args, write_html,
+    add_rules_arguments, memory_mb, read_board, rules_from_args, write_html,
 )
 
 HELP = "solve a board file or a PySol deal"
@@ -26,8 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--deal", type=deal_number, metavar="N", help="PySol deal number N")
     add_limit_arguments(parser)
     parser.add_argument(
-        "--memory-mb", type=positive_float, default=512.0, metavar="MB",
-        help="MiB for the whole search: table, path, bookkeeping (default 512)",
+        "--memory-mb", type=memory_mb, default=512.0, metavar="MB",
+        help="MiB for the whole search: table, path, bookkeeping; 1..1048576 (default 512)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object (a record)")
     parser.add_argument(

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._common import (
     EXIT_CLUSTER, EXIT_OK, EXIT_WORKER_DIED, Formatter, add_limit_arguments, add_rules_arguments,
-    error, positive_float, positive_int, rules_from_args,
+    error, memory_mb, positive_float, positive_int, rules_from_args,
 )
 
 if TYPE_CHECKING:
@@ -61,8 +61,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--boards", metavar="FILE", help="survey the boards in FILE instead")
     add_limit_arguments(parser)
     parser.add_argument(
-        "--memory-mb", type=positive_float, metavar="MB",
-        help="MiB of table per job (default: half the RAM shared by the jobs, at most 512; "
+        "--memory-mb", type=memory_mb, metavar="MB",
+        help="MiB of table per job, 1..1048576 (default: half the RAM shared by the jobs, at most 512; "
         "on Dask 512, each capped by its worker's memory limit, docs/cluster.md)",
     )
     parser.add_argument(
