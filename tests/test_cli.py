@@ -322,3 +322,19 @@ def test_limit_ranges_match_the_api_and_the_help(capsys: pytest.CaptureFixture[s
         text = " ".join(capsys.readouterr().out.split())
         assert "1..1048576" in text, command
         assert "below 1e15" in text, command
+
+
+@pytest.mark.parametrize("command", [["review", "-", "-"],
+                                     ["replay", "-", "-", "--html", "PAGE"]])
+def test_board_and_moves_cannot_both_be_stdin(
+        command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # the board once used up standard input and the moves read as none:
+    # "still winnable after all 0 moves", exit 0
+    page = tmp_path / "r.html"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(DEAL_1))
+    assert main([str(page) if word == "PAGE" else word for word in command]) == 2
+    out, err = capsys.readouterr()
+    assert err == (f"bakersdozen {command[0]}: error: the board and the moves cannot both be "
+                   "standard input (-): give one of them as a file\n")
+    assert out == "" and not page.exists()

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EXIT_OK", "EXIT_UNSOLVABLE", "EXIT_BAD_INPUT", "EXIT_UNKNOWN", "EXIT_WORKER_DIED",
     "EXIT_CLUSTER",
-    "EXIT_INTERRUPTED", "EXIT_TERMINATED", "KINGS_NOTE", "MAX_DEAL",
+    "EXIT_INTERRUPTED", "EXIT_TERMINATED", "KINGS_NOTE", "STDIN_TWICE", "MAX_DEAL",
     "MAX_MEMORY_MB", "MAX_TIME_LIMIT",
     "positive_float", "time_limit", "memory_mb", "positive_int", "seed_int", "deal_number",
     "add_limit_arguments", "add_rules_arguments", "rules_from_args", "read_board", "read_moves_file", "write_html", "error", "Formatter",
@@ -44,6 +44,10 @@ EXIT_INTERRUPTED: Final = 130
 #: SIGTERM (128 + SIGTERM).
 EXIT_TERMINATED: Final = 143
 
+#: ``review``, ``replay``: the board and the moves cannot share standard input.
+STDIN_TWICE: Final = (
+    "the board and the moves cannot both be standard input (-): give one of them as a file"
+)
 KINGS_NOTE: Final = "note: kings moved to the bottom of their columns (the game's Kings rule)"
 #: The largest PySol deal number.
 MAX_DEAL: Final = 2**64 - 1

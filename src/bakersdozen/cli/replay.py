@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 
 from ._common import (
-    EXIT_OK, add_rules_arguments, read_board, read_moves_file, rules_from_args, write_html,
+    EXIT_OK, STDIN_TWICE, add_rules_arguments, error, read_board, read_moves_file,
+    rules_from_args, write_html,
 )
 
 HELP = "write a self-contained HTML page that replays a move list"
@@ -28,6 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.board == "-" and args.moves == "-":  # the board would use up stdin
+        return error("replay", STDIN_TWICE)
     rules = rules_from_args(args)
     deal, _ = read_board(args.board, rules)
     moves = read_moves_file(args.moves, rules)

@@ -13,7 +13,7 @@ import argparse
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, memory_mb,
-    add_rules_arguments, read_board, read_moves_file, rules_from_args,
+    STDIN_TWICE, add_rules_arguments, error, read_board, read_moves_file, rules_from_args,
 )
 
 HELP = "find the first move after which a played game could no longer be won"
@@ -38,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
     from ..analysis import review
     from ..solution import Verdict
 
+    if args.file == "-" and args.moves == "-":  # the board would use up stdin
+        return error("review", STDIN_TWICE)
     rules = rules_from_args(args)
     deal, kings_moved = read_board(args.file, rules)
     if kings_moved:
