@@ -68,7 +68,8 @@ class RecordWriter:
     Raises
     ------
     ParseError
-        If the file cannot be opened, is locked by another survey, a
+        If the file cannot be opened (its directory is not made if it does
+        not exist), is locked by another survey, a
         complete line is not a record, or it is a CSV file of 0.1.0 (its
         columns differ: write new records to a new file).
     """
@@ -79,6 +80,12 @@ class RecordWriter:
         self.path = path
         self.format = format
         self.repaired = 0
+        # filelock makes the lock file's missing directories: a typo such as
+        # resluts/s.jsonl would quietly make a new directory
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(parent):
+            reason = "is not a directory" if os.path.exists(parent) else "does not exist"
+            raise ParseError(f"{path}: cannot write there: {parent} {reason}")
         self._lock = FileLock(path + ".lock", timeout=0)
         try:
             self._lock.acquire()
