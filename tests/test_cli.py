@@ -338,3 +338,62 @@ def test_board_and_moves_cannot_both_be_stdin(
     assert err == (f"bakersdozen {command[0]}: error: the board and the moves cannot both be "
                    "standard input (-): give one of them as a file\n")
     assert out == "" and not page.exists()
+
+
+# -- output files: checked before the work, never made up -------------------------
+
+
+def test_survey_output_in_a_missing_directory_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # filelock once made the missing directory (and the file) without a word
+    missing = tmp_path / "resluts"
+    assert main(["survey", "1-3", "--jobs", "1", "--output", str(missing / "s.jsonl")]) == 2
+    out, err = capsys.readouterr()
+    assert err == (f"bakersdozen survey: error: {missing / 's.jsonl'}: cannot write there: "
+                   f"{missing} does not exist\n")
+    assert out == "" and not missing.exists()
+    plain = tmp_path / "plain"
+    plain.write_text("", encoding="utf-8")
+    assert main(["survey", "1-3", "--jobs", "1", "--output", str(plain / "s.jsonl")]) == 2
+    assert capsys.readouterr().err.endswith(f"{plain} is not a directory\n")
+
+
+def test_solve_checks_the_html_path_before_solving(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import bakersdozen.solver
+
+    def no_solve(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved before the page's path was checked")
+
+    monkeypatch.setattr(bakersdozen.solver, "solve", no_solve)
+    for page, reason in ((tmp_path / "missing" / "x.html", "No such file or directory"),
+                         (tmp_path, "Is a directory")):
+        assert main(["solve", "--deal", "1", "--html", str(page)]) == 2
+        out, err = capsys.readouterr()
+        assert err == f"bakersdozen solve: error: {page}: {reason}\n" and out == ""
+    assert not (tmp_path / "missing").exists()
+
+
+@pytest.mark.parametrize(("argv", "flag"), [
+    (["solve", "--deal", "1", "--html", ""], "--html"),
+    (["replay", "BOARD", "BOARD", "--html", ""], "--html"),
+    (["survey", "1-3", "--jobs", "1", "-o", ""], "--output/-o"),
+    (["survey", "--boards", ""], "--boards"),
+    (["survey", "--summary", ""], "--summary"),
+    (["solve", ""], "file"),
+    (["show", ""], "file"),
+    (["hint", ""], "file"),
+    (["review", "BOARD", ""], "moves"),
+])
+def test_an_empty_file_name_is_refused(
+        argv: list[str], flag: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # solve --html "" once wrote no page without a word; survey -o "" wrote to stdout
+    board = tmp_path / "deal1.txt"
+    board.write_text(DEAL_1, encoding="utf-8")
+    assert main([str(board) if word == "BOARD" else word for word in argv]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith(f"bakersdozen {argv[0]}: error: argument {flag}: the file name is "
+                          "empty (see ") and err.count("\n") == 1, err
+    assert out == ""

@@ -24,8 +24,8 @@ __all__ = [
     "EXIT_CLUSTER",
     "EXIT_INTERRUPTED", "EXIT_TERMINATED", "KINGS_NOTE", "STDIN_TWICE", "MAX_DEAL",
     "MAX_MEMORY_MB", "MAX_TIME_LIMIT",
-    "positive_float", "time_limit", "memory_mb", "positive_int", "seed_int", "deal_number",
-    "add_limit_arguments", "add_rules_arguments", "rules_from_args", "read_board", "read_moves_file", "write_html", "error", "Formatter",
+    "positive_float", "time_limit", "memory_mb", "file_name", "positive_int", "seed_int", "deal_number",
+    "add_limit_arguments", "add_rules_arguments", "rules_from_args", "read_board", "read_moves_file", "check_writable", "write_html", "error", "Formatter",
 ]
 
 EXIT_OK: Final = 0
@@ -134,6 +134,13 @@ def memory_mb(text: str) -> float:
             f"must be in 1..{MAX_MEMORY_MB} MiB, not {text.strip()[:40]}"
         )
     return value
+
+
+def file_name(text: str) -> str:
+    """argparse type: a file name, not empty (``""`` once meant standard output or no file)."""
+    if not text:
+        raise argparse.ArgumentTypeError("the file name is empty")
+    return text
 
 
 def _whole_number(text: str, low: int, what: str) -> int:
@@ -318,6 +325,30 @@ def read_moves_file(path: str, rules: Rules | None = None) -> tuple[Move, ...]:
                 f"\"game\"), not {rules.name}: {_game_options(game)}"
             )
     return moves
+
+
+def check_writable(path: str) -> None:
+    """Check, before a long solve, that *path* can be written (it is not created).
+
+    Raises
+    ------
+    OSError
+        With *path* as its file name: its directory does not exist or is not
+        a directory, *path* is a directory, or neither it nor its directory
+        may be written.
+    """
+    import errno
+
+    def fail(code: int) -> None:
+        raise OSError(code, os.strerror(code), path)
+
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        fail(errno.ENOTDIR if os.path.exists(parent) else errno.ENOENT)
+    if os.path.isdir(path):
+        fail(errno.EISDIR)
+    if not os.access(path if os.path.exists(path) else parent, os.W_OK):
+        fail(errno.EACCES)
 
 
 def write_html(path: str, deal: Deal, moves: tuple[Move, ...], title: str) -> None:

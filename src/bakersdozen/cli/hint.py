@@ -11,7 +11,7 @@ import argparse
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, memory_mb,
-    add_rules_arguments, read_board, rules_from_args,
+    add_rules_arguments, file_name, read_board, rules_from_args,
 )
 
 HELP = "print the next move of a winning line from a position (board file)"
@@ -19,7 +19,7 @@ HELP = "print the next move of a winning line from a position (board file)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "file", help="board text file of any position (a Foundations: line for cards home), "
+        "file", type=file_name, help="board text file of any position (a Foundations: line for cards home), "
         "or - for standard input",
     )
     add_limit_arguments(parser)

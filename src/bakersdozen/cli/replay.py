@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from ._common import (
-    EXIT_OK, STDIN_TWICE, add_rules_arguments, error, read_board, read_moves_file,
+    EXIT_OK, STDIN_TWICE, add_rules_arguments, error, file_name, read_board, read_moves_file,
     rules_from_args, write_html,
 )
 
@@ -19,11 +19,11 @@ HELP = "write a self-contained HTML page that replays a move list"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("board", help="board text file the moves start from, or - for stdin")
+    parser.add_argument("board", type=file_name, help="board text file the moves start from, or - for stdin")
     parser.add_argument(
-        "moves", help="the moves: one per line ('7C 1>2'), or the JSON of solve --json",
+        "moves", type=file_name, help="the moves: one per line ('7C 1>2'), or the JSON of solve --json",
     )
-    parser.add_argument("--html", required=True, metavar="FILE", help="the page to write")
+    parser.add_argument("--html", required=True, type=file_name, metavar="FILE", help="the page to write")
     parser.add_argument("--title", help="the page's title (default: the board file's name)")
     add_rules_arguments(parser)
 

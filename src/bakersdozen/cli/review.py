@@ -13,16 +13,16 @@ import argparse
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, memory_mb,
-    STDIN_TWICE, add_rules_arguments, error, read_board, read_moves_file, rules_from_args,
+    STDIN_TWICE, add_rules_arguments, error, file_name, read_board, read_moves_file, rules_from_args,
 )
 
 HELP = "find the first move after which a played game could no longer be won"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="board text file the game started from, or - for stdin")
+    parser.add_argument("file", type=file_name, help="board text file the game started from, or - for stdin")
     parser.add_argument(
-        "moves", help="the moves played: one per line ('7C 1>2'), or the JSON of solve --json",
+        "moves", type=file_name, help="the moves played: one per line ('7C 1>2'), or the JSON of solve --json",
     )
     add_limit_arguments(parser)
     parser.add_argument(

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import EXIT_OK, KINGS_NOTE, add_rules_arguments, read_board, rules_from_args
+from ._common import (
+    EXIT_OK, KINGS_NOTE, add_rules_arguments, file_name, read_board, rules_from_args,
+)
 
 HELP = "read a board file and print it as a tableau"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="board text file, or - for standard input")
+    parser.add_argument("file", type=file_name, help="board text file, or - for standard input")
     add_rules_arguments(parser)
 
 

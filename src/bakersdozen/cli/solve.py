@@ -14,7 +14,8 @@ import sys
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
-    add_rules_arguments, memory_mb, read_board, rules_from_args, write_html,
+    add_rules_arguments, check_writable, file_name, memory_mb, read_board, rules_from_args,
+    write_html,
 )
 
 HELP = "solve a board file or a PySol deal"
@@ -22,7 +23,7 @@ HELP = "solve a board file or a PySol deal"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("file", nargs="?", help="board text file, or - for standard input")
+    source.add_argument("file", nargs="?", type=file_name, help="board text file, or - for standard input")
     source.add_argument("--deal", type=deal_number, metavar="N", help="PySol deal number N")
     add_limit_arguments(parser)
     parser.add_argument(
@@ -37,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_rules_arguments(parser)
     parser.add_argument(
-        "--html", metavar="FILE",
+        "--html", type=file_name, metavar="FILE",
         help="also write the winning line as a self-contained HTML replay page (docs/replay.md)",
     )
 
@@ -60,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
                 f"{rules.name} has {', '.join(changed)}: leave out --shortest for a "
                 f"winning line of any length"
             )
+    if args.html:  # before the solve: a long one would be lost to a typo
+        check_writable(args.html)
     if args.deal is not None:
         deal, kings_moved = Deal.pysol(args.deal, game=rules), False
     else:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._common import (
     EXIT_CLUSTER, EXIT_OK, EXIT_WORKER_DIED, Formatter, add_limit_arguments, add_rules_arguments,
-    error, memory_mb, positive_float, positive_int, rules_from_args,
+    error, file_name, memory_mb, positive_float, positive_int, rules_from_args,
 )
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "deals", nargs="?", metavar="DEALS",
         help="PySol deal numbers: ranges and lists such as 1-1000 or 1-5,9,20-22",
     )
-    parser.add_argument("--boards", metavar="FILE", help="survey the boards in FILE instead")
+    parser.add_argument("--boards", type=file_name, metavar="FILE", help="survey the boards in FILE instead")
     add_limit_arguments(parser)
     parser.add_argument(
         "--memory-mb", type=memory_mb, metavar="MB",
@@ -84,7 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds to wait for the Dask scheduler, and for its first worker x6 (default 10)",
     )
     parser.add_argument(
-        "--output", "-o", metavar="FILE",
+        "--output", "-o", type=file_name, metavar="FILE",
         help="append records to FILE (.jsonl or .csv), resuming it; default: JSON Lines on stdout",
     )
     parser.add_argument(
@@ -97,7 +97,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(among DEALS or --boards if given), appending the new records",
     )
     parser.add_argument(
-        "--summary", metavar="FILE", help="print the summary of a survey file and exit"
+        "--summary", type=file_name, metavar="FILE", help="print the summary of a survey file and exit"
     )
     add_rules_arguments(parser)
 
