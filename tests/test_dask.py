@@ -190,6 +190,20 @@ def test_unreachable_scheduler_then_resume(cluster: Cluster, tmp_path: Path) -> 
     assert Counter(r["deal"] for r in _lines(out)) == Counter(range(1, 31))
 
 
+@pytest.mark.parametrize(("address", "reason"), [
+    ("bogus", "missing port number in address 'bogus'"),
+    ("foo://x:1", "unknown address scheme 'foo'"),
+])
+def test_malformed_scheduler_address_is_one_line(address: str, reason: str) -> None:
+    # Dask left the client half-made: its __del__ timed out closing it and
+    # printed "Exception ignored in: Client.__del__" with a traceback
+    failed = _cli("1-2", "--jobs", "1", "--scheduler", address, "--connect-timeout", "2")
+    assert failed.returncode == 4
+    assert failed.stderr.count("\n") == 1, failed.stderr  # one line, nothing after it
+    assert failed.stderr.startswith("bakersdozen survey: error: cannot reach the Dask scheduler")
+    assert reason in failed.stderr and failed.stdout == ""
+
+
 def test_worker_killed_mid_run_loses_nothing(cluster: Cluster, tmp_path: Path) -> None:
     out = tmp_path / "killed.jsonl"
     count = 300

@@ -343,6 +343,35 @@ def _saturated() -> Any:
     return dask.config.set({"distributed.scheduler.worker-saturation": math.inf})
 
 
+_CLIENT_CLASS: Any = None
+
+
+def _client_class(distributed: Any) -> Any:
+    """``distributed.Client``, made to close itself when it fails to start.
+
+    A client whose connection fails with other than OSError (a malformed
+    address: ``tcp://bogus``, an unknown scheme) is left half-made by Dask;
+    its ``__del__`` then tries to close it, times out after twice the
+    connect timeout and prints a traceback ("Exception ignored in
+    Client.__del__").  Closed at once, it has nothing left to do.
+    """
+    global _CLIENT_CLASS
+    if _CLIENT_CLASS is None:
+        class Client(distributed.Client):  # type: ignore[misc]
+            def start(self, **kwargs: Any) -> None:
+                try:
+                    super().start(**kwargs)
+                except BaseException:
+                    try:
+                        self.close(timeout=5)
+                    except Exception:  # noqa: BLE001 - the error that matters is the first
+                        pass
+                    raise
+
+        _CLIENT_CLASS = Client
+    return _CLIENT_CLASS
+
+
 def connect(
     scheduler: str | None = None,
     local_workers: int | None = None,
@@ -392,7 +421,7 @@ def connect(
         except Exception as error:  # noqa: BLE001 - ports, processes, memory
             raise ClusterError(f"cannot start a local Dask cluster: {error}") from None
         try:
-            client = dask.Client(cluster, timeout=timeout)
+            client = _client_class(dask)(cluster, timeout=timeout)
         except BaseException:
             cluster.close()
             raise
@@ -400,7 +429,7 @@ def connect(
     assert scheduler is not None
     address = scheduler if "://" in scheduler else f"tcp://{scheduler}"
     try:
-        client = dask.Client(address, timeout=timeout, set_as_default=False)
+        client = _client_class(dask)(address, timeout=timeout, set_as_default=False)
     except Exception as error:  # noqa: BLE001 - OSError, TimeoutError, bad addresses
         reason = " ".join(str(error).split())[:200] or type(error).__name__
         raise ClusterError(
