@@ -401,9 +401,13 @@ def solve(
         interpreter's own memory (about 20 MiB) comes on top.
     seed : int
         0 for the default move order; another value selects other
-        tie-breaks (a different, equally valid search).  The result is
-        deterministic for a given deal and arguments unless a time limit
-        cuts it short.
+        tie-breaks (a different, equally valid search).  With no time
+        limit, or with *max_nodes* given, the result (verdict, nodes,
+        moves) repeats exactly for a given deal and arguments unless the
+        time limit stops the search.  With a time limit and no
+        *max_nodes*, the portfolio hands over to the proof phase at 80 %
+        of the time limit by the clock, so a search that runs past 80 % of
+        the limit may differ from run to run, whatever stops it.
     verify : bool
         Replay a winning line with the independent checker
         (:func:`bakersdozen.check`) before returning it (default).

@@ -225,7 +225,10 @@ def survey(
     this with ``jobs > 1`` must guard its top level with
     ``if __name__ == "__main__":``.  Each record is what
     :func:`bakersdozen.solve` returns for the deal with the same limits, so
-    without a time cut it is reproducible.
+    it repeats exactly with no time limit or with *max_nodes* given (unless
+    the time limit stops the deal); with a time limit alone, a deal whose
+    search runs past 80 % of it may differ from run to run (the switch to
+    the proof phase is made by the clock).
     """
     if jobs is None:
         jobs = os.cpu_count() or 1
