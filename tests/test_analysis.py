@@ -117,6 +117,21 @@ def test_review_of_a_winnable_game_and_of_a_lost_deal() -> None:
     assert lost.start_verdict is Verdict.UNSOLVABLE and lost.losing_move is None
 
 
+def test_review_counts_its_moves_in_english() -> None:
+    deal = Deal.pysol(1)
+    line = solve(deal).moves
+    # once "still winnable after all 1 moves" and "after all 0 moves"
+    assert review(deal, line[:1]).describe(line[:1]) == "still winnable after its one move\n"
+    assert review(deal, []).describe(()) == "still winnable with no move played\n"
+
+
+@pytest.mark.parametrize("moves", [None, 7, object()])
+def test_review_needs_an_iterable_of_moves(moves: object) -> None:
+    with pytest.raises(TypeError, match=r"^review\(\) needs an iterable of moves \(Move or str\), "
+                                        rf"not {type(moves).__name__}$"):
+        review(Deal.pysol(1), moves)  # type: ignore[arg-type]
+
+
 def test_review_names_an_illegal_move() -> None:
     deal = Deal.pysol(1)
     line = [str(m) for m in solve(deal).moves[:5]]

@@ -182,9 +182,9 @@ class Review:
         if self.start_verdict is Verdict.UNSOLVABLE:
             return "the deal cannot be won: no move lost it (proven)\n"
         if self.won:
-            return f"won: every card is home after all {self.moves} moves\n"
+            return f"won: every card is home {_after_all(self.moves)}\n"
         if self.verdict is Verdict.SOLVED:
-            return f"still winnable after all {self.moves} moves\n"
+            return f"still winnable {_after_all(self.moves)}\n"
         if self.losing_move is not None:
             k = self.losing_move
             lines = [
@@ -202,11 +202,24 @@ class Review:
         return "unknown: a limit stopped the solve of the position after the last move\n"
 
 
+def _after_all(count: int) -> str:
+    """``after all 5 moves``, ``after its one move``, ``with no move played``."""
+    if count == 0:
+        return "with no move played"
+    return "after its one move" if count == 1 else f"after all {count} moves"
+
+
 def _as_moves(moves: Iterable[Move | str]) -> tuple[Move, ...]:
     if isinstance(moves, (str, bytes)):
         raise TypeError(f"review() needs a list of moves, not a single {type(moves).__name__}")
+    try:
+        items = iter(moves)
+    except TypeError:
+        raise TypeError(
+            f"review() needs an iterable of moves (Move or str), not {type(moves).__name__}"
+        ) from None
     out = []
-    for index, item in enumerate(moves):
+    for index, item in enumerate(items):
         if isinstance(item, Move):
             out.append(item)
         elif isinstance(item, str):
@@ -252,7 +265,7 @@ def review(
         At the first move that cannot be played or read; the message names
         it (1-based) and gives the reason; ``.index`` is 0-based.
     TypeError
-        If *deal* is not a Deal or *moves* is a single str.
+        If *deal* is not a Deal, or *moves* is a single str or not iterable.
     """
     if not isinstance(deal, Deal):
         raise TypeError(f"review() needs a Deal, not {type(deal).__name__}")
