@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import threading
 import time
@@ -22,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bakersdozen import Card, Deal, Solution, Suit, Verdict, check, solve
+from bakersdozen import Card, Deal, Solution, Suit, Verdict, check, legal_moves, solve
 from bakersdozen import _position, _search
 from bakersdozen.cli import main
 from bakersdozen.solver import _engine_args, simplify
@@ -398,6 +399,43 @@ def test_memory_mb_out_of_range_names_the_range(value: float) -> None:
 def test_huge_time_limit_names_the_bound(value: float) -> None:
     with pytest.raises(ValueError, match=r"^time_limit must be a positive finite number below 1e15"):
         solve(Deal.pysol(1), time_limit=value)
+
+
+@pytest.mark.parametrize("value", ["no", 0, 1, None])
+def test_verify_must_be_a_bool(value: object) -> None:
+    # verify='no' was once taken as true
+    with pytest.raises(TypeError, match=r"^verify must be a bool, not "):
+        solve(Deal.pysol(1), verify=value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("depth", "error", "words"), [
+    (2.5, TypeError, "depth must be an int, not 2.5"),  # once ran depth 2
+    ("2", TypeError, "depth must be an int, not '2'"),
+    (True, TypeError, "depth must be an int, not True"),
+    (-1, ValueError, "depth must be in 0..32, not -1"),
+    (33, ValueError, "depth must be in 0..32, not 33"),
+    (10**6, ValueError, "depth must be in 0..32"),  # once crashed the process (C stack)
+    (2**70, ValueError, "depth must be in 0..32"),  # once an OverflowError about C long
+])
+def test_perft_depth_is_checked(depth: object, error: type, words: str) -> None:
+    from bakersdozen.solver import MAX_PERFT_DEPTH, perft
+
+    assert MAX_PERFT_DEPTH == 32
+    with pytest.raises(error, match="^perft\\(\\) " + re.escape(words)):
+        perft(Deal.pysol(1), depth)  # type: ignore[arg-type]
+    assert perft(Deal.pysol(1), 0) == 1 and perft(Deal.pysol(1), 1) == len(legal_moves(Deal.pysol(1)))
+
+
+@pytest.mark.parametrize("deal", [None, "KC TH AH 6S", 1])
+def test_deadlock_needs_a_deal(deal: object) -> None:
+    from bakersdozen import deadlock
+
+    # None once raised AttributeError: 'NoneType' object has no attribute 'columns'
+    with pytest.raises(TypeError, match=rf"^deadlock\(\) needs a Deal, not {type(deal).__name__}$"):
+        deadlock(deal)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rules must be"):
+        deadlock(Deal.pysol(1), rules=3)  # type: ignore[arg-type]
+    assert deadlock(Deal.pysol(477), rules="bakers_dozen")
 
 
 def test_solve_needs_a_deal() -> None:

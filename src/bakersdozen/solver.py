@@ -88,7 +88,7 @@ def _engine_args(
     return columns, list(deal.foundations), deal.ranks, _play_codes(rules or deal.rules)
 
 
-def deadlock(deal: Deal, rules: Rules | None = None) -> tuple[Card, ...]:
+def deadlock(deal: Deal, rules: Rules | str | None = None) -> tuple[Card, ...]:
     """The cards of *deal* that can never move, in card order; () if none.
 
     A non-empty answer proves the position lost: every card of the set has
@@ -98,8 +98,29 @@ def deadlock(deal: Deal, rules: Rules | None = None) -> tuple[Card, ...]:
     "Deadlocks").  The engine finds the greatest such set.  Under rules
     whose play is not Baker's Dozen's (*rules*, default ``deal.rules``) the
     test does not apply and the answer is ().
+
+    Parameters
+    ----------
+    deal : Deal
+        An initial layout or a mid-game position.
+    rules : Rules, str or None
+        The rules to play by (a preset name is looked up); None for
+        ``deal.rules``.
+
+    Returns
+    -------
+    tuple of Card
+
+    Raises
+    ------
+    TypeError
+        If *deal* is not a Deal, or *rules* is not a Rules, a str or None.
+    RulesError
+        If *rules* names no preset.
     """
-    return _deadlock(_engine_args(deal, rules))
+    if not isinstance(deal, Deal):
+        raise TypeError(f"deadlock() needs a Deal, not {type(deal).__name__}")
+    return _deadlock(_engine_args(deal, _engine_rules(deal, rules)))
 
 
 def _deadlock(args: tuple[list[list[int]], list[int], int, tuple[int, int, int, int, int]]
@@ -316,17 +337,44 @@ def perft(deal: Deal, depth: int, *, rules: Rules | str | None = None) -> int:
     (the first pile that takes the card, docs/rules.md).  The benchmarks
     and tests compare it with independent generators.
 
+    Parameters
+    ----------
+    deal : Deal
+    depth : int
+        Moves per sequence, 0 to :data:`MAX_PERFT_DEPTH` (0 counts the
+        empty sequence: 1).
+    rules : Rules, str or None
+        The rules to play by (a preset name is looked up); None for
+        ``deal.rules``.
+
+    Returns
+    -------
+    int
+        The number of sequences (the engine counts in 64 bits).
+
     Raises
     ------
-    TypeError, ValueError
-        For a *deal* that is not a Deal or a negative *depth*.
+    TypeError
+        If *deal* is not a Deal, or *depth* is not an int (a bool is not).
+    ValueError
+        If *depth* is outside 0..MAX_PERFT_DEPTH.
     RulesError
         If *rules* names no preset.
     """
     if not isinstance(deal, Deal):
         raise TypeError(f"perft() needs a Deal, not {type(deal).__name__}")
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise TypeError(f"perft() depth must be an int, not {depth!r}")
+    if not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise ValueError(f"perft() depth must be in 0..{MAX_PERFT_DEPTH}, not {depth!r}")
     played = _engine_rules(deal, rules)
     return _position.Position(*_engine_args(deal, played)).perft(depth)
+
+
+#: Largest perft depth: deeper counts would never finish (a depth-7 count
+#: of a deal is about 35 million) and would overflow 64 bits, and each level
+#: takes a few KiB of the C stack (a depth of a million crashed the process).
+MAX_PERFT_DEPTH: Final = 32
 
 
 #: Largest accepted max_nodes (the engine counts in 64 bits; it also stops
@@ -453,6 +501,8 @@ def solve(
         raise TypeError(f"seed must be an int, not {seed!r}")
     if not 0 <= seed < 2**64:
         raise ValueError(f"seed must be in 0..2**64-1, not {seed!r}")
+    if not isinstance(verify, bool):
+        raise TypeError(f"verify must be a bool, not {verify!r}")
     if not isinstance(method, str):
         raise TypeError(f"method must be a str, not {method!r}")
     try:
