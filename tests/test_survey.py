@@ -243,6 +243,17 @@ def test_resume_after_kill(tmp_path: Path) -> None:
     assert "deal/s" not in resumed.stderr and "%|" not in resumed.stderr  # no bar: not a terminal
 
 
+def test_jsonl_read_as_csv_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "s.jsonl"
+    assert main(["survey", "1-2", "--jobs", "1", "--output", str(out)]) == 0
+    capsys.readouterr()
+    # once: header '{"deal":1,game:"bakers_dozen",...' is not a survey's
+    for argv in (["survey", "1-2", "--output", str(out)], ["survey", "--summary", str(out)]):
+        assert main([*argv, "--format", "csv"]) == 2
+        assert capsys.readouterr().err == (
+            f"bakersdozen survey: error: {out}: a JSON Lines survey, not CSV (--format jsonl)\n")
+
+
 def test_one_survey_per_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "busy.jsonl"
     writer = RecordWriter(str(out), "jsonl")  # another survey holds the file

@@ -100,6 +100,8 @@ def parse(path: str, format: str, data: bytes) -> list[Record]:
         if names is None:
             return records
         if tuple(names) not in (FIELDS, CSV_FIELDS_0_1):
+            if text.lstrip("\ufeff \t\r\n").startswith("{"):
+                raise ParseError(f"{path}: a JSON Lines survey, not CSV (--format jsonl)")
             raise ParseError(
                 f"{path}: line 1: header {','.join(names)[:200]!r} is not a survey's "
                 f"({','.join(FIELDS)!r})"
