@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bakersdozen import Card, Deal, ParseError, Suit
+from bakersdozen import Card, Deal, Move, ParseError, Suit
 from bakersdozen import parse_board
 from bakersdozen.rules import stable_kings
 from conftest import DEAL_1, positions
@@ -328,3 +328,13 @@ def test_huge_input_is_refused_at_once() -> None:
 def test_board_of_another_game_size_is_refused_by_name() -> None:
     message = error(DEAL_1.replace("KC TH AH 6S", "KC TH\nAH 6S"))
     assert "Baker's Dozen has 13" in message
+
+
+def test_suit_symbols_with_the_emoji_variation_selector() -> None:
+    # pasted text often writes a suit as U+2665 U+FE0F ("6♥️"): once "unknown token"
+    emoji = {"C": "♣\ufe0f", "D": "♦\ufe0f", "H": "♥\ufe0f", "S": "♠\ufe0f"}
+    text = "".join(emoji.get(char, char) for char in Deal.pysol(1).to_text())
+    assert Deal.from_text(text) == Deal.pysol(1)
+    assert Move.from_text("6♥\ufe0f 1>2") == Move.from_text("6H 1>2")
+    with pytest.raises(ParseError):  # a letter with a selector is still not a card
+        Card.from_text("6H\ufe0f")

@@ -129,8 +129,9 @@ class Card:
         """Parse a card as written in board text.
 
         Accepts a rank (``A 2 .. 9 T J Q K``, or ``10``) followed by a
-        suit letter (``C D H S``) or symbol (``♣ ♦ ♥ ♠``), in any case:
-        ``"TH"``, ``"10h"``, ``"7♣"``.  A rank ``1`` is refused: it is read
+        suit letter (``C D H S``) or symbol (``♣ ♦ ♥ ♠``, hollow or not, with
+        or without the emoji variation selector U+FE0F), in any case:
+        ``"TH"``, ``"10h"``, ``"7♣"``, ``"6♥\ufe0f"``.  A rank ``1`` is refused: it is read
         as an Ace by some programs and is a common slip for ``10``.
 
         Raises
@@ -141,6 +142,8 @@ class Card:
         if not isinstance(text, str):
             raise ParseError(f"a card must be given as str, not {type(text).__name__}")
         token = text.strip()
+        if len(token) > 2 and token[-1] == "\ufe0f" and token[-2] in "♣♧♦♢♥♡♠♤":
+            token = token[:-1]  # the emoji variation selector pasted text has: 6♥️
         if len(token) < 2 or len(token) > 3:
             raise ParseError(f"not a card: {text[:20]!r}")
         if token[:-1] == "1" and token[-1].upper() in _SUIT_ALIASES:
