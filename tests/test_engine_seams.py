@@ -3,10 +3,13 @@ accepts, and the search object that owns the engine's memory."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bakersdozen import Deal, Verdict, check, solve
 from bakersdozen import _search
@@ -17,7 +20,10 @@ from bakersdozen.solver import (
     legal_moves,
     simplify,
 )
+from bakersdozen.cli import main
+from brute import brute_force_solvable
 from reference import family_moves
+from test_solver import reduced_deal
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "bakersdozen"
 
@@ -52,6 +58,42 @@ def test_an_unknown_method_is_refused_with_the_list() -> None:
         solve(Deal.pysol(1), method="astar")
     with pytest.raises(TypeError):
         solve(Deal.pysol(1), method=None)  # type: ignore[arg-type]
+
+
+def test_the_proof_method_is_the_proof_phase_alone() -> None:
+    # method="proof" is DepthFirstSearch.run(proof_share=0) behind solve():
+    # the same positions, one round, and the verdicts of "dfs"
+    assert "proof" in SEARCH_METHODS
+    for number in (1, 24, 64, 477, 3266, 5143):
+        deal = Deal.pysol(number)
+        proof = solve(deal, time_limit=None, max_nodes=5_000_000, method="proof")
+        status, _raw, nodes, rounds, _used = _search.DepthFirstSearch(
+            *_engine_args(deal), memory_mb=512
+        ).run(max_nodes=5_000_000, proof_share=0.0)
+        assert (proof.nodes, proof.rounds) == (nodes, rounds) and rounds <= 1
+        assert proof.verdict is solve(deal, time_limit=None, max_nodes=5_000_000).verdict
+        assert proof.verdict is (Verdict.SOLVED if number in (1, 24) else Verdict.UNSOLVABLE)
+        if proof.solved:
+            assert check(deal, proof.moves).won
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 5), ncols=st.integers(2, 7),
+       home=st.integers(0, 2))
+def test_the_proof_method_agrees_with_brute_force(seed: int, ranks: int, ncols: int,
+                                                  home: int) -> None:
+    deal = reduced_deal(random.Random(seed), ranks, ncols, home)
+    solution = solve(deal, time_limit=None, method="proof")
+    assert solution.verdict is (Verdict.SOLVED if brute_force_solvable(deal) else Verdict.UNSOLVABLE)
+
+
+def test_cli_proof_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--deal", "3266", "--proof"]) == 1
+    assert "verdict: unsolvable" in capsys.readouterr().out
+    assert main(["solve", "--deal", "1", "--proof"]) == 0
+    assert "verdict: solved" in capsys.readouterr().out
+    assert main(["solve", "--deal", "1", "--proof", "--shortest"]) == 2
+    assert "not allowed with argument" in capsys.readouterr().err
 
 
 # -- the rules the engine plays ------------------------------------------------

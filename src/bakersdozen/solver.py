@@ -243,6 +243,46 @@ class ShortestSearch:
         return status, raw, nodes + ida_nodes, rounds, entries
 
 
+class ProofSearch:
+    """The ``"proof"`` search method: the proof phase alone, from the start.
+
+    One complete depth-first search in the foundation-depth order, with the
+    transposition table, the dead marks and the pruning rules, and no
+    restart rounds before it (``DepthFirstSearch.run(proof_share=0)``,
+    docs/engine.md, "The proof phase").  Its verdicts are those of
+    ``"dfs"``; it is the quickest way to prove a deal unsolvable (deal
+    10242: 256 million positions, about a minute, where ``"dfs"`` needs
+    362 million) and a slow way to win a hard winnable one, whose win the
+    restart rounds find by a lucky order.  The table should hold the
+    deal's reachable positions (16 bytes each): give it *memory_mb*.
+    Arguments as :class:`bakersdozen._search.DepthFirstSearch`.
+    """
+
+    def __init__(
+        self,
+        columns: Sequence[Sequence[int]],
+        foundations: Sequence[int] = (0, 0, 0, 0),
+        ranks: int = 13,
+        play: tuple[int, int, int, int, int] | None = None,
+        *,
+        memory_mb: float = 512.0,
+    ) -> None:
+        self._dfs = _search.DepthFirstSearch(
+            [list(c) for c in columns], list(foundations), ranks, play, memory_mb=memory_mb
+        )
+
+    def run(
+        self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0
+    ) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
+        """Decide the position: ``(status, moves, nodes, rounds, table_entries)``.
+
+        *seed* other than 0 perturbs the order's ties.
+        """
+        return self._dfs.run(
+            time_limit=time_limit, max_nodes=max_nodes, seed=seed, proof_share=0.0
+        )
+
+
 #: The search methods :func:`solve` can use, by name.  ``"dfs"``: the
 #: portfolio depth-first search (restart rounds, then a proof phase) with a
 #: transposition table (docs/engine.md); it decides a deal (a win, or a
@@ -250,9 +290,12 @@ class ShortestSearch:
 #: ``"shortest"``: :class:`ShortestSearch`, the same decision, then IDA*
 #: for a winning line with the fewest moves, proven minimal (docs/engine.md,
 #: "Shortest lines"); Baker's Dozen's play only (:data:`SHORTEST_PLAY`).
+#: ``"proof"``: :class:`ProofSearch`, the proof phase of ``"dfs"`` alone,
+#: from the start: the quickest proofs of unsolvable deals.
 SEARCH_METHODS: Final[Mapping[str, _SearchMethod]] = MappingProxyType({
     "dfs": _search.DepthFirstSearch,
     "shortest": ShortestSearch,
+    "proof": ProofSearch,
 })
 
 #: The windowed shortening of a default line (docs/engine.md, "Shortest
@@ -471,6 +514,8 @@ def solve(
         the depth-first one, with :attr:`Solution.optimal` False and the
         proven :attr:`Solution.lower_bound`).  ``"shortest"`` plays
         Baker's Dozen's play knobs only (:data:`SHORTEST_PLAY`; any layout).
+        ``"proof"``: the complete search alone, without the restart rounds
+        (:class:`ProofSearch`): the quickest proof of an unsolvable deal.
 
     Returns
     -------

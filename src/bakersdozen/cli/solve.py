@@ -5,6 +5,8 @@ Exit status 0 solved, 1 unsolvable, 3 unknown (a limit stopped the search),
 with its moves, the shape a survey writes.  ``--shortest`` looks for a
 winning line with the fewest moves (``solve(..., method="shortest")``) and
 says whether it is proven minimal, or else the proven lower bound.
+``--proof`` runs the complete search alone, without the restart rounds
+(``solve(..., method="proof")``): the quickest proof of an unsolvable deal.
 """
 
 from __future__ import annotations
@@ -31,10 +33,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="MiB for the whole search: table, path, bookkeeping; 1..1048576 (default 512)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object (a record)")
-    parser.add_argument(
+    method = parser.add_mutually_exclusive_group()
+    method.add_argument(
         "--shortest", action="store_true",
         help="find a winning line with the fewest moves, proven minimal if the limits allow "
         "(IDA*, docs/engine.md); the time limit covers the whole search",
+    )
+    method.add_argument(
+        "--proof", action="store_true",
+        help="run the complete search from the start, without the restart rounds: the "
+        "quickest proof that a deal is unsolvable, a slow way to win a hard one "
+        "(give it memory: 16 bytes a position; docs/engine.md)",
     )
     add_rules_arguments(parser)
     parser.add_argument(
@@ -73,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         solution = solve(
             deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
             memory_mb=args.memory_mb, seed=args.seed,
-            method="shortest" if args.shortest else "dfs",
+            method="shortest" if args.shortest else "proof" if args.proof else "dfs",
         )
     except ValueError as error:
         raise BakersDozenError(str(error)) from None
