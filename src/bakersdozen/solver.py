@@ -255,7 +255,13 @@ class ProofSearch:
     362 million) and a slow way to win a hard winnable one, whose win the
     restart rounds find by a lucky order.  The table should hold the
     deal's reachable positions (16 bytes each): give it *memory_mb*.
-    Arguments as :class:`bakersdozen._search.DepthFirstSearch`.
+
+    Parameters and errors are those of
+    :class:`bakersdozen._search.DepthFirstSearch`: card-index columns,
+    foundation heights, the pack's ranks, the play codes and *memory_mb*
+    (MiB for the whole search); ValueError for a position that is not one
+    of the game or *memory_mb* out of range, MemoryError if the first
+    allocation fails.
     """
 
     def __init__(
