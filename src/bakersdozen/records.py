@@ -289,6 +289,11 @@ class Record:
         When UNSOLVABLE because the deal itself is deadlocked, the cards
         that can never move (:attr:`bakersdozen.Solution.deadlock`); ()
         otherwise or when not recorded.
+    method : str
+        The search method that made the record (a key of
+        :data:`bakersdozen.solver.SEARCH_METHODS`): ``"dfs"``, the default,
+        ``"proof"`` or ``"shortest"``; ``"dfs"`` for files written before
+        this field existed.
     """
 
     deal: DealId
@@ -306,6 +311,7 @@ class Record:
     optimal: bool | None = None
     lower_bound: int | None = None
     deadlock: tuple[Card, ...] = ()
+    method: str = "dfs"
 
     @classmethod
     def from_solution(
@@ -319,10 +325,12 @@ class Record:
         seed: int,
         moves: bool = True,
         game: str = BAKERS_DOZEN.name,
+        method: str = "dfs",
     ) -> Record:
         """The record of *solution*, the result of solving *deal* under these limits.
 
-        *moves* False leaves the winning line out (``moves`` None).
+        *moves* False leaves the winning line out (``moves`` None); *method*
+        is the search method that made *solution*.
         """
         return cls(
             deal=deal,
@@ -340,6 +348,7 @@ class Record:
             optimal=solution.optimal if solution.verdict is Verdict.SOLVED else None,
             lower_bound=solution.lower_bound if solution.verdict is Verdict.SOLVED else None,
             deadlock=solution.deadlock,
+            method=method,
         )
 
     @property
@@ -359,7 +368,9 @@ class Record:
         ``"unknown"``); ``optimal`` (a bool) and ``lower_bound`` (an int)
         follow the :data:`FIELDS` when known and are left out when None
         (CSV files do not carry them); ``deadlock`` (a list of card names
-        such as ``"5C"``) follows when not empty; ``moves`` is a list of move objects
+        such as ``"5C"``) follows when not empty; ``method`` follows when it is
+        not ``"dfs"`` (so that the records of the default search read as
+        before); ``moves`` is a list of move objects
         (:func:`move_to_json`), last, and is left out when None.
         """
         result: dict[str, object] = {
@@ -381,6 +392,8 @@ class Record:
             result["lower_bound"] = self.lower_bound
         if self.deadlock:
             result["deadlock"] = [str(card) for card in self.deadlock]
+        if self.method != "dfs":
+            result["method"] = self.method
         if self.moves is not None:
             result["moves"] = [move_to_json(move) for move in self.moves]
         return result
@@ -411,6 +424,7 @@ class Record:
                 optimal=_optional_bool(data.get("optimal")),
                 lower_bound=_optional_int(data.get("lower_bound")),
                 deadlock=_cards(data.get("deadlock")),
+                method=_method(data.get("method")),
             )
         except (KeyError, ValueError, TypeError) as error:
             text = repr(dict(data))
@@ -434,6 +448,14 @@ def _cards(value: object) -> tuple[Card, ...]:
     if not isinstance(value, list) or not all(isinstance(text, str) for text in value):
         raise ValueError(f"deadlock must be a list of cards, not {value!r}")
     return tuple(Card.from_text(text) for text in value)
+
+
+def _method(value: object) -> str:
+    if value is None or value == "":
+        return "dfs"
+    if not isinstance(value, str):
+        raise ValueError(f"method must be a string, not {value!r}")
+    return value
 
 
 def _optional_int(value: object) -> int | None:
