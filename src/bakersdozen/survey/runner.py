@@ -21,7 +21,7 @@ from ..model import Deal
 from ..records import Record
 from ..solution import DEFAULT_MEMORY_MB
 from ..solver import solve
-from .tasks import DealSpec, Limits, Task, normalise
+from .tasks import SURVEY_METHODS, DealSpec, Limits, Task, normalise
 from .workers import InlineExecutor, process_executor, stop, submit
 
 if TYPE_CHECKING:
@@ -39,11 +39,12 @@ def solve_task(task: Task, limits: Limits) -> Record:
     position = Deal.pysol(deal, game=rules) if isinstance(deal, int) else deal.with_rules(rules)
     solution = solve(
         position, time_limit=limits.time_limit, max_nodes=limits.max_nodes,
-        memory_mb=limits.memory_mb, seed=limits.seed,
+        memory_mb=limits.memory_mb, seed=limits.seed, method=limits.method,
     )
     return Record.from_solution(
         deal_id, solution, time_limit=limits.time_limit, max_nodes=limits.max_nodes,
         memory_mb=limits.memory_mb, seed=limits.seed, moves=limits.moves, game=rules.name,
+        method=limits.method,
     )
 
 
@@ -180,6 +181,7 @@ def survey(
     memory_mb: float | None = None,
     seed: int = 0,
     moves: bool = False,
+    method: str = "dfs",
 ) -> Iterator[Record]:
     """Solve many deals, yielding one :class:`~bakersdozen.records.Record` per deal as each finishes.
 
@@ -212,6 +214,15 @@ def survey(
         The solver's move-order seed (:func:`bakersdozen.solve`).
     moves : bool
         Keep the winning lines in the records.
+    method : str
+        The search (:data:`~bakersdozen.survey.tasks.SURVEY_METHODS`):
+        ``"dfs"`` (the default: restart rounds, then the proof phase) or
+        ``"proof"`` (the complete search alone, from the start: the quickest
+        proofs of unsolvable deals and slower wins; give it *memory_mb*, 16
+        bytes a position, docs/engine.md "The proof alone").  Each record
+        carries it.  ``"shortest"`` is refused: a survey decides deals, and
+        the fewest-moves search would spend every solved deal's time on its
+        length (use ``bakersdozen solve --shortest`` for single deals).
 
     Raises
     ------
@@ -246,12 +257,22 @@ def survey(
                 f"not {type(executor).__name__}"
             )
         dask = isinstance(executor, DaskExecutor)
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a str, not {method!r}")
+    if method not in SURVEY_METHODS:
+        raise ValueError(
+            f"a survey's search method is one of {', '.join(map(repr, SURVEY_METHODS))}, "
+            f"not {method!r}"
+            + (" (use bakersdozen.solve(..., method='shortest') per deal)"
+               if method == "shortest" else "")
+        )
     if memory_mb is None:
         memory_mb = DEFAULT_MEMORY_MB if dask else default_memory_mb(jobs)
     # solve() checks its arguments: run it once on a 1-position budget so a
     # bad limit raises here, at the call, rather than later in a worker.
-    solve(Deal.pysol(1), time_limit=time_limit, max_nodes=1, memory_mb=memory_mb, seed=seed)
-    limits = Limits(time_limit, max_nodes, float(memory_mb), seed, bool(moves))
+    solve(Deal.pysol(1), time_limit=time_limit, max_nodes=1, memory_mb=memory_mb, seed=seed,
+          method=method)
+    limits = Limits(time_limit, max_nodes, float(memory_mb), seed, bool(moves), method=method)
     return _survey((normalise(item) for item in deals), jobs, limits, executor)
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "split_boards",
     "read_boards",
     "normalise",
+    "SURVEY_METHODS",
 ]
 
 #: One task: the deal id and the deal (a PySol number or a position).
@@ -302,6 +303,16 @@ def normalise(item: DealSpec) -> Task:
     raise TypeError(f"a deal must be an int, a Deal or an (id, Deal) pair, not {item!r}")
 
 
+#: The search methods a survey may use (keys of
+#: :data:`bakersdozen.solver.SEARCH_METHODS`): ``"dfs"``, the default, and
+#: ``"proof"``, the complete search alone (the quickest proofs of unsolvable
+#: deals; a second pass over the unknowns).  ``"shortest"`` is left out: a
+#: survey decides deals, and the shortest lines' IDA* would spend the time
+#: limit of every solved deal on its length (``bakersdozen solve --shortest``
+#: is there for that).
+SURVEY_METHODS: Final = ("dfs", "proof")
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """What every deal of a survey is solved under.
@@ -321,6 +332,9 @@ class Limits:
     rules : Rules
         The game: a PySol number is dealt for it, and every deal is played
         by it.
+    method : str
+        The search method (:data:`SURVEY_METHODS`): ``"dfs"`` or
+        ``"proof"``; the records carry it.
     """
 
     time_limit: float | None = 10.0
@@ -329,3 +343,4 @@ class Limits:
     seed: int = 0
     moves: bool = False
     rules: Rules = BAKERS_DOZEN
+    method: str = "dfs"
