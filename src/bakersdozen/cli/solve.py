@@ -78,11 +78,11 @@ def run(args: argparse.Namespace) -> int:
         deal, kings_moved = read_board(args.file, rules)
     if kings_moved:
         print(KINGS_NOTE, file=sys.stderr)
+    method = "shortest" if args.shortest else "proof" if args.proof else "dfs"
     try:
         solution = solve(
             deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
-            memory_mb=args.memory_mb, seed=args.seed,
-            method="shortest" if args.shortest else "proof" if args.proof else "dfs",
+            memory_mb=args.memory_mb, seed=args.seed, method=method,
         )
     except ValueError as error:
         raise BakersDozenError(str(error)) from None
@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         record = Record.from_solution(
             args.deal if args.deal is not None else board_id(deal), solution,
             time_limit=args.time_limit, max_nodes=args.max_nodes, memory_mb=args.memory_mb,
-            seed=args.seed, game=getattr(deal, "rules", BAKERS_DOZEN).name,
+            seed=args.seed, game=getattr(deal, "rules", BAKERS_DOZEN).name, method=method,
         )
         print(json.dumps(record.to_json()))
     else:
