@@ -263,6 +263,23 @@ def test_game_by_name_and_knobs_in_json(capsys: pytest.CaptureFixture[str]) -> N
     assert settings["game"] == "bakers_dozen" and settings["rules"]["moves"] == "one_card"
 
 
+def test_solve_json_records_its_method(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert main(["solve", "--deal", "3266", "--json", "--memory-mb", "64"]) == 1
+    assert "method" not in json.loads(capsys.readouterr().out)  # "dfs": as before
+    assert main(["solve", "--deal", "3266", "--json", "--memory-mb", "64", "--proof"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["method"] == "proof" and data["verdict"] == "unsolvable"
+
+
+def test_survey_proof_flag_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["survey", "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--proof run the complete search alone, without the restart rounds" in help_text
+    assert "not by the limits or the method they were made with" in help_text
+
+
 def test_a_survey_file_holds_one_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "s.jsonl"
     assert main(["survey", "1-2", "--jobs", "1", "--output", str(out)]) == 0

@@ -33,6 +33,7 @@ if os.environ.get("BAKERSDOZEN_REQUIRE_DASK") != "1":
 
 from distributed import Client  # noqa: E402
 
+from bakersdozen import Deal, solve  # noqa: E402
 from bakersdozen.records import Record  # noqa: E402
 from bakersdozen.survey import survey  # noqa: E402
 from bakersdozen.survey.cluster import (  # noqa: E402
@@ -173,6 +174,16 @@ def test_cluster_gives_the_records_of_a_local_survey(cluster: Cluster) -> None:
         plain = list(survey(deals[:10], executor=client.get_executor(), time_limit=None,
                             max_nodes=NODES, memory_mb=64))
         assert key(plain) == {d: v for d, v in key(here).items() if d in deals[:10]}
+        # the search method reaches the workers with the limits
+        proof = list(survey([3266, 5143, 64, 1, 2], executor=client, time_limit=None,
+                            memory_mb=64, method="proof"))
+        assert {r.method for r in proof} == {"proof"}
+        assert {r.deal: r.verdict.value for r in proof} == {
+            3266: "unsolvable", 5143: "unsolvable", 64: "unsolvable", 1: "solved", 2: "solved"}
+        # proof's node counts, not dfs's: the workers ran the method asked for
+        assert {r.deal: r.nodes for r in proof} == {
+            n: solve(Deal.pysol(n), time_limit=None, memory_mb=64, method="proof").nodes
+            for n in (3266, 5143, 64, 1, 2)}
 
 
 def test_unreachable_scheduler_then_resume(cluster: Cluster, tmp_path: Path) -> None:

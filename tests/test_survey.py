@@ -24,7 +24,7 @@ import pytest
 import bakersdozen
 from bakersdozen import Deal, ParseError, SurveyRecord, Verdict, check, solve
 from bakersdozen.cli import main
-from bakersdozen.records import board_id, move_from_json
+from bakersdozen.records import FIELDS, board_id, move_from_json
 from bakersdozen.survey import (
     RecordWriter,
     parse_deal_range,
@@ -295,6 +295,100 @@ def test_retry_unknown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     # Nothing left to retry: nothing is run, nothing is appended.
     assert main(["survey", "--retry-unknown", "--max-nodes", "2000000", *base]) == 0
     assert read_records(str(out)) == records
+
+
+# -- the proof method -------------------------------------------------------
+
+#: Unsolvable deals (3266 and 5143 searched, 477 and 64 deadlocked as dealt)
+#: and solvable ones.
+PROOF_DEALS = [3266, 5143, 477, 64, 1, 2, 24]
+
+
+def test_proof_survey_gives_the_verdicts_of_dfs() -> None:
+    dfs = list(bakersdozen.survey(PROOF_DEALS, jobs=1, time_limit=None, memory_mb=MEMORY_MB))
+    proof = list(bakersdozen.survey(PROOF_DEALS, jobs=1, time_limit=None, memory_mb=MEMORY_MB,
+                                    method="proof", moves=True))
+    assert {r.deal: r.verdict for r in proof} == {r.deal: r.verdict for r in dfs}
+    assert [r.deal for r in proof if r.verdict is Verdict.UNSOLVABLE] == [3266, 5143, 477, 64]
+    assert {r.method for r in proof} == {"proof"} and {r.method for r in dfs} == {"dfs"}
+    for record in proof:  # each record is what solve(method="proof") gives
+        deal = Deal.pysol(int(record.deal))
+        solution = solve(deal, time_limit=None, memory_mb=MEMORY_MB, method="proof")
+        assert (record.verdict, record.nodes, record.moves) == (
+            solution.verdict, solution.nodes, solution.moves)
+        if record.solved:
+            _replay(deal, record.moves)
+        data = json.loads(json.dumps(record.to_json()))
+        assert data["method"] == "proof"
+        assert SurveyRecord.from_json(data) == record
+    for record in dfs:  # the default search writes the records it always wrote
+        data = record.to_json()
+        assert "method" not in data
+        assert SurveyRecord.from_json(json.loads(json.dumps(data))).method == "dfs"
+
+
+def test_unknown_survey_method_is_refused_at_the_call() -> None:
+    for method in ("bfs", "Proof", ""):
+        with pytest.raises(ValueError, match=r"one of 'dfs', 'proof', not"):
+            bakersdozen.survey([1], jobs=1, method=method)
+    with pytest.raises(ValueError, match=r"method='shortest'\) per deal"):
+        bakersdozen.survey([1], jobs=1, method="shortest")
+    with pytest.raises(TypeError, match="method must be a str"):
+        bakersdozen.survey([1], jobs=1, method=None)  # type: ignore[arg-type]
+
+
+def test_records_without_a_method_read_as_dfs() -> None:
+    data = {"deal": 1, "verdict": "solved", "reason": None, "seconds": 0.1, "nodes": 117,
+            "length": 85, "time_limit": 10.0, "max_nodes": None, "memory_mb": 512.0, "seed": 0}
+    assert SurveyRecord.from_json(data).method == "dfs"
+    assert SurveyRecord.from_json({**data, "method": ""}).method == "dfs"  # an empty cell
+    assert SurveyRecord.from_json({**data, "method": "proof"}).method == "proof"
+    with pytest.raises(ParseError, match="method must be a string"):
+        SurveyRecord.from_json({**data, "method": 3})
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_cli_proof_survey(tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str) -> None:
+    out = tmp_path / "proof.jsonl"
+    deals = ",".join(map(str, PROOF_DEALS))
+    assert main(["survey", deals, "--proof", "--jobs", jobs, "--time-limit", "none",
+                 "--memory-mb", str(MEMORY_MB), "--output", str(out)]) == 0
+    assert "solved 3" in capsys.readouterr().out
+    lines = _jsonl(out)
+    assert sorted(line["deal"] for line in lines) == sorted(PROOF_DEALS)  # type: ignore[type-var]
+    assert {line["method"] for line in lines} == {"proof"}
+    verdicts = {r.deal: r.verdict for r in read_records(str(out))}
+    assert verdicts == {r.deal: r.verdict for r in bakersdozen.survey(
+        PROOF_DEALS, jobs=1, time_limit=None, memory_mb=MEMORY_MB)}
+    # CSV keeps its columns: the method is a JSON Lines field only
+    table = tmp_path / "proof.csv"
+    assert main(["survey", "1,64", "--proof", "--jobs", jobs, "--memory-mb", str(MEMORY_MB),
+                 "--output", str(table)]) == 0
+    assert table.read_text().splitlines()[0] == ",".join(FIELDS)
+    assert {r.method for r in read_records(str(table))} == {"dfs"}  # not recorded in CSV
+
+
+def test_retry_unknown_with_proof(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "retry.jsonl"
+    base = ["--jobs", "1", "--memory-mb", str(MEMORY_MB), "--output", str(out)]
+    assert main(["survey", "1,2,3266,5143", "--max-nodes", "200", *base]) == 0
+    first = read_records(str(out))
+    unknown = {r.deal for r in first if r.verdict is Verdict.UNKNOWN}
+    assert {3266, 5143} <= unknown
+    capsys.readouterr()
+    # Resuming with --proof skips what is recorded, whatever made it: nothing to do.
+    assert main(["survey", "1,2,3266,5143", "--proof", "--max-nodes", "200", *base]) == 0
+    assert read_records(str(out)) == first
+    # The proof pass over the unknowns appends records that say how they were made.
+    assert main(["survey", "--retry-unknown", "--proof", "--time-limit", "none", *base]) == 0
+    assert "unknown 0" in capsys.readouterr().out
+    records = read_records(str(out))
+    retried = records[len(first):]
+    assert sorted(r.deal for r in retried) == sorted(unknown)  # type: ignore[type-var]
+    assert {r.method for r in retried} == {"proof"}
+    assert {r.method for r in first} == {"dfs"}
+    latest = {r.deal: r for r in records}
+    assert latest[3266].verdict is latest[5143].verdict is Verdict.UNSOLVABLE
 
 
 # -- summaries ---------------------------------------------------------------
