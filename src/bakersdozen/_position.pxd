@@ -574,7 +574,7 @@ cdef inline uint64_t deadlock_set(const State* s) noexcept nogil:
     repeat until nothing drops.  Valid under the knobs of ``Play.dead``.
     """
     cdef uint64_t tab = s.all_home & ~s.home
-    cdef uint64_t F = tab, B = tab & ~s.tops, G, low, acc, X
+    cdef uint64_t F = tab, B = tab & ~s.tops, G, low, acc, X, H
     cdef uint64_t U = 0
     cdef int high[MAXCOLS]          # the height of each column's highest card of F, -1 if none
     cdef bint started = False
@@ -601,26 +601,26 @@ cdef inline uint64_t deadlock_set(const State* s) noexcept nogil:
             return G
         F = G
         # B: the cards beneath some card of F, that is the tableau less,
-        # in each column, its highest card of F and the cards above it (U:
-        # a whole column if it holds none).  F only shrinks, so each
+        # in each column, its highest card of F (H) and the cards above it
+        # (U: a whole column if it holds none).  F only shrinks, so each
         # column's highest card of F only moves down, and over the whole
         # call every card is passed over at most once.
         if not started:
             for col in range(s.ncols):
                 high[col] = s.height[col] - 1     # the top card: F was the tableau
             started = True
-        X = 0
+        H = 0
         for col in range(s.ncols):
             i = high[col]
             while i >= 0:
                 c = s.cols[col][i]
                 if F & bit(c):
-                    X |= bit(c)
+                    H |= bit(c)
                     break
                 U |= bit(c)
                 i -= 1
             high[col] = i
-        B = tab & ~(U | X)
+        B = tab & ~(U | H)
 
 
 cdef inline bint is_lost(const State* s, int last) noexcept nogil:

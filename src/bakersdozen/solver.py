@@ -271,7 +271,7 @@ class ProofSearch:
         ranks: int = 13,
         play: tuple[int, int, int, int, int] | None = None,
         *,
-        memory_mb: float = 512.0,
+        memory_mb: float = DEFAULT_MEMORY_MB,
     ) -> None:
         self._dfs = _search.DepthFirstSearch(
             [list(c) for c in columns], list(foundations), ranks, play, memory_mb=memory_mb
