@@ -41,8 +41,8 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from bakersdozen._position cimport (
-    MAXCOLS, NCARDS, NO_COLUMN, PLAIN_MOVES, RANK_MASK, TO_FOUNDATION, State, bd_ctz,
-    bd_popcount, bit, card_rank, card_suit, is_lost, is_safe_home, make_move, move_card,
+    MAXCOLS, MAXHEIGHT, NCARDS, NO_COLUMN, PLAIN_MOVES, RANK_MASK, TO_FOUNDATION, State, bd_ctz,
+    bd_popcount, bit, card_rank, card_suit, deadlock_set, is_safe_home, make_move, move_card,
     move_target, move_t, state_from_python,
 )
 from bakersdozen._search cimport (
@@ -59,34 +59,30 @@ cdef enum:
     MAXPROGRESS = 2 * NCARDS + 2   # progress values: cards home + dealt cards moved
     NO_LAST = 0xFFFF               # Enc: no move led here (the root)
 
-# Bits of Enc.hi: cards 32..51 (two bits each), the move that first led to
-# the position, and a mark that the entry is in use.
-cdef uint64_t CARDS_HI = (1ULL << 40) - 1
-cdef int LAST_SHIFT = 40
+# The mark of a slot in use (bit 63 of a record's first word).
+cdef uint64_t USED = 1ULL << 63
 
 
-# A position inside its layer, 16 bytes: for each card that has left its
+# A position inside its layer, in full: for each card that has left its
 # dealt place and is not home, the suit of the card it lies on (that card
 # is one rank higher), two bits per card index (cards 0..31 in lo, 32..51
-# in the low 40 bits of hi); bits 40..55 of hi hold the move that first
-# led to the position (NO_LAST at the root): the lost-position test of a
-# child looks only at what that move changed.
+# in the low 40 bits of hi); 0 for the other cards.
 cdef struct Enc:
     uint64_t lo
     uint64_t hi
 
 
-# One layer: its positions in order of discovery (arr, n), and a hash index
-# over them (idx: icap slots, a power of two; a slot holds 24 bits of the
-# hash above the position's index + 1, 0 = empty).
+# One layer: a hash set (open addressing, linear probing) of its positions.
+# A record is one word when the layer has at most 31 moved cards (their
+# bits packed in card order, USED set), else two (Enc, USED set in hi).
 cdef struct Layer:
-    uint64_t lkey      # found[0..3] in 4 bits each, then each column's dealt cards left
-    Enc* arr
-    uint64_t* idx
-    uint64_t n
-    uint64_t cap
-    uint64_t icap
+    uint64_t lkey      # found[0..3] in 4 bits each, then each column's dealt cards in place
+    uint64_t moved     # bitboard: the cards of the layer that have left their dealt place
+    uint64_t* tab      # cap slots of width words; 0 = empty
+    uint64_t n         # positions stored
+    uint64_t cap       # slots, a power of two (0 before the first position)
     int progress
+    int width          # words per record: 1 or 2
 
 
 cdef inline uint64_t mix(uint64_t x) noexcept nogil:
@@ -99,8 +95,10 @@ cdef inline uint64_t mix(uint64_t x) noexcept nogil:
     return x
 
 
-cdef inline uint64_t enc_hash(uint64_t lo, uint64_t hi) noexcept nogil:
-    return mix(lo ^ mix(hi & CARDS_HI))
+cdef inline uint64_t rec_hash(const uint64_t* rec, int width) noexcept nogil:
+    if width == 1:
+        return mix(rec[0])
+    return mix(rec[0] ^ mix(rec[1]))
 
 
 cdef inline int enc_bits(const Enc* e, int y) noexcept nogil:
@@ -116,6 +114,69 @@ cdef inline void enc_set(Enc* e, int y, int b) noexcept nogil:
         e.lo = (e.lo & ~(3ULL << (2 * y))) | ((<uint64_t>b) << (2 * y))
     else:
         e.hi = (e.hi & ~(3ULL << (2 * (y - 32)))) | ((<uint64_t>b) << (2 * (y - 32)))
+
+
+cdef inline bint any_blocked(const State* s) noexcept nogil:
+    """Is some card stuck above a lower card of its suit (``blocked`` in
+    ``_position``: every card one rank higher is home or beneath it)?
+
+    The same test as ``is_dead``, in one pass up each column: the cards
+    beneath and the lowest rank of each suit among them are kept as it goes.
+    """
+    cdef uint64_t tab = s.all_home & ~s.home, below
+    cdef int col, i, h, y, r, suit
+    cdef int low[4]
+    for col in range(s.ncols):
+        h = s.height[col]
+        if h < 2:
+            continue
+        y = s.cols[col][0]
+        below = bit(y)
+        low[0] = low[1] = low[2] = low[3] = 99
+        low[card_suit(y)] = card_rank(y)
+        for i in range(1, h):
+            y = s.cols[col][i]
+            r = card_rank(y)
+            suit = card_suit(y)
+            if low[suit] < r and (RANK_MASK[r + 1] & tab & ~below) == 0:
+                return True
+            if r < low[suit]:
+                low[suit] = r
+            below |= bit(y)
+    return False
+
+
+cdef inline void pack(const Layer* L, const Enc* e, uint64_t* rec) noexcept nogil:
+    """The record of position *e* in layer *L* (L.width words)."""
+    cdef uint64_t v = 0, m = L.moved
+    cdef int k = 0, y
+    if L.width == 2:
+        rec[0] = e.lo
+        rec[1] = e.hi | USED
+        return
+    while m:
+        y = bd_ctz(m)
+        m &= m - 1
+        v |= (<uint64_t>enc_bits(e, y)) << k
+        k += 2
+    rec[0] = v | USED
+
+
+cdef inline void unpack(const Layer* L, const uint64_t* rec, Enc* e) noexcept nogil:
+    """Position *e* from its record in layer *L*."""
+    cdef uint64_t v = rec[0], m = L.moved
+    cdef int y
+    if L.width == 2:
+        e.lo = rec[0]
+        e.hi = rec[1] & ~USED
+        return
+    e.lo = 0
+    e.hi = 0
+    while m:
+        y = bd_ctz(m)
+        m &= m - 1
+        enc_set(e, y, <int>(v & 3))
+        v >>= 2
 
 
 cdef class LayeredSearch:
@@ -140,6 +201,8 @@ cdef class LayeredSearch:
         cards, or Good Measure's 10 of up to 15).
     """
     cdef State root
+    cdef uint8_t canon[MAXCOLS][MAXHEIGHT + 1]  # canon[c][m]: dealt cards in place of column c
+                                   #   when its lowest m are, less their top run of built cards
     cdef int pbits                 # bits per column in a layer key
     cdef uint64_t pmask            # (1 << pbits) - 1
     cdef uint64_t suit_upto[4][16] # cards of suit p of rank <= f
@@ -154,6 +217,8 @@ cdef class LayeredSearch:
     cdef uint64_t budget, bytes, peak_bytes
     cdef uint64_t nodes, max_nodes, stored, live, peak_live, lost, largest
     cdef double deadline, next_signal_check
+    cdef uint64_t* work            # positions of the layer being expanded, still to expand
+    cdef uint64_t wlen, wcap       # words in use, words allocated
     cdef bint ran
     cdef PyObject* exc_type
     cdef PyObject* exc_value
@@ -165,6 +230,8 @@ cdef class LayeredSearch:
         memset(self.plist, 0, sizeof(self.plist))
         memset(self.plen, 0, sizeof(self.plen))
         memset(self.pcap, 0, sizeof(self.pcap))
+        self.work = NULL
+        self.wlen = self.wcap = 0
         self.layers = NULL
         self.lmap = NULL
         self.lmap_keys = NULL
@@ -191,6 +258,16 @@ cdef class LayeredSearch:
                 f"to {tallest} cards need {16 + self.root.ncols * self.pbits}"
             )
         self.pmask = (1ULL << self.pbits) - 1
+        # A dealt card lying on the dealt card beneath it, one rank higher,
+        # may leave and come back: counted as moved, it has one form only.
+        for c in range(self.root.ncols):
+            self.canon[c][0] = 0
+            for f in range(1, self.root.height[c] + 1):
+                if f >= 2 and card_rank(self.root.cols[c][f - 1]) + 1 == \
+                        card_rank(self.root.cols[c][f - 2]):
+                    self.canon[c][f] = self.canon[c][f - 1]
+                else:
+                    self.canon[c][f] = <uint8_t>f
         for p in range(4):
             self.suit_upto[p][0] = 0
             for f in range(1, 16):
@@ -217,11 +294,11 @@ cdef class LayeredSearch:
         cdef int p
         if self.layers != NULL:
             for i in range(self.nlayers):
-                free(self.layers[i].arr)
-                free(self.layers[i].idx)
+                free(self.layers[i].tab)
         free(self.layers)
         free(self.lmap)
         free(self.lmap_keys)
+        free(self.work)
         for p in range(MAXPROGRESS + 1):
             free(self.plist[p])
         Py_XDECREF(self.exc_type)
@@ -231,7 +308,7 @@ cdef class LayeredSearch:
     # -- layer keys ---------------------------------------------------------
 
     cdef inline int dealt_left(self, uint64_t lkey, int c) noexcept nogil:
-        """How many of column *c*'s dealt cards, from the bottom, are still in place."""
+        """How many of column *c*'s dealt cards, from the bottom, count as in place."""
         return <int>((lkey >> (16 + self.pbits * c)) & self.pmask)
 
     cdef uint64_t root_key(self) noexcept nogil:
@@ -240,8 +317,19 @@ cdef class LayeredSearch:
         for p in range(4):
             k |= (<uint64_t>self.root.found[p]) << (4 * p)
         for c in range(self.root.ncols):
-            k |= (<uint64_t>self.root.height[c]) << (16 + self.pbits * c)
+            k |= (<uint64_t>self.canon[c][self.root.height[c]]) << (16 + self.pbits * c)
         return k
+
+    cdef uint64_t moved_cards(self, uint64_t lkey) noexcept nogil:
+        """The cards of layer *lkey* that are neither home nor in their dealt place."""
+        cdef uint64_t keep = 0
+        cdef int p, c, i
+        for p in range(4):
+            keep |= self.suit_upto[p][(lkey >> (4 * p)) & 15]
+        for c in range(self.root.ncols):
+            for i in range(self.dealt_left(lkey, c)):
+                keep |= bit(self.root.cols[c][i])
+        return self.root.all_home & ~keep
 
     # -- memory ---------------------------------------------------------------
 
@@ -272,7 +360,7 @@ cdef class LayeredSearch:
             if self.lmap_keys[j] == lkey:
                 return v - 1
             j = (j + 1) & mask
-        # new layer: room in the arrays first
+        # a new layer: room in the arrays first
         if (self.nlayers + 1) * 2 > self.lmap_cap:
             ncap = self.lmap_cap * 2
             if not self.charge(<int64_t>(ncap * 16) - <int64_t>(self.lmap_cap * 16)):
@@ -319,9 +407,10 @@ cdef class LayeredSearch:
             self.pcap[progress] = ncap
         L = &self.layers[self.nlayers]
         L.lkey = lkey
-        L.arr = NULL
-        L.idx = NULL
-        L.n = L.cap = L.icap = 0
+        L.moved = self.moved_cards(lkey)
+        L.width = 1 if bd_popcount(L.moved) <= 31 else 2
+        L.tab = NULL
+        L.n = L.cap = 0
         L.progress = progress
         self.plist[progress][self.plen[progress]] = <int64_t>self.nlayers
         self.plen[progress] += 1
@@ -330,59 +419,45 @@ cdef class LayeredSearch:
         self.nlayers += 1
         return <int64_t>self.nlayers - 1
 
-    cdef int insert(self, Layer* L, Enc e) noexcept nogil:
-        """Add position *e* to layer *L*: 1 if new, 0 if there already, -1 out of memory."""
-        cdef uint64_t h = enc_hash(e.lo, e.hi), tag = (h >> 40) << 40, mask, j, s, k, ncap, i
-        cdef uint64_t* nidx
-        cdef Enc* narr
-        cdef Enc* a
-        if L.icap:
-            mask = L.icap - 1
-            j = h & mask
-            while True:
-                s = L.idx[j]
-                if s == 0:
-                    break
-                if (s & ~CARDS_HI) == tag:
-                    a = &L.arr[(s & CARDS_HI) - 1]
-                    if a.lo == e.lo and ((a.hi ^ e.hi) & CARDS_HI) == 0:
-                        return 0
-                j = (j + 1) & mask
-        if L.n == L.cap:
-            ncap = 2 * L.cap if L.cap else 8
-            if not self.charge(<int64_t>((ncap - L.cap) * sizeof(Enc))):
+    cdef int insert(self, Layer* L, const uint64_t* rec) noexcept nogil:
+        """Add the record *rec* to layer *L*: 1 if new, 0 if there already, -1 out of memory."""
+        cdef int w = L.width
+        cdef uint64_t mask, j, i, k, ncap
+        cdef uint64_t* ntab
+        cdef uint64_t* slot
+        if (L.n + 1) * 4 > L.cap * 3:
+            ncap = 2 * L.cap if L.cap else 16
+            if not self.charge(<int64_t>((ncap - L.cap) * w * 8)):
                 return -1
-            narr = <Enc*>realloc(L.arr, ncap * sizeof(Enc))
-            if narr == NULL:
-                self.bytes -= (ncap - L.cap) * sizeof(Enc)
+            ntab = <uint64_t*>malloc(ncap * w * 8)
+            if ntab == NULL:
+                self.bytes -= (ncap - L.cap) * w * 8
                 return -1
-            L.arr = narr
+            memset(ntab, 0, ncap * w * 8)
+            for i in range(L.cap):
+                slot = &L.tab[i * w]
+                if slot[0] | (slot[w - 1] & USED):
+                    k = rec_hash(slot, w) & (ncap - 1)
+                    while ntab[k * w] | (ntab[k * w + w - 1] & USED):
+                        k = (k + 1) & (ncap - 1)
+                    ntab[k * w] = slot[0]
+                    if w == 2:
+                        ntab[k * w + 1] = slot[1]
+            free(L.tab)
+            L.tab = ntab
             L.cap = ncap
-        if (L.n + 1) * 4 > L.icap * 3:
-            ncap = 2 * L.icap if L.icap else 16
-            if not self.charge(<int64_t>((ncap - L.icap) * sizeof(uint64_t))):
-                return -1
-            nidx = <uint64_t*>malloc(ncap * sizeof(uint64_t))
-            if nidx == NULL:
-                self.bytes -= (ncap - L.icap) * sizeof(uint64_t)
-                return -1
-            memset(nidx, 0, ncap * sizeof(uint64_t))
-            for i in range(L.n):
-                k = enc_hash(L.arr[i].lo, L.arr[i].hi)
-                j = k & (ncap - 1)
-                while nidx[j]:
-                    j = (j + 1) & (ncap - 1)
-                nidx[j] = ((k >> 40) << 40) | (i + 1)
-            free(L.idx)
-            L.idx = nidx
-            L.icap = ncap
-            mask = ncap - 1
-            j = h & mask
-            while L.idx[j]:
-                j = (j + 1) & mask
-        e.hi |= 1ULL << 63
-        L.arr[L.n] = e
-        L.idx[j] = tag | (L.n + 1)
+        mask = L.cap - 1
+        j = rec_hash(rec, w) & mask
+        while True:
+            slot = &L.tab[j * w]
+            if (slot[w - 1] & USED) == 0:
+                break
+            if slot[0] == rec[0] and (w == 1 or slot[1] == rec[1]):
+                return 0
+            j = (j + 1) & mask
+        slot[0] = rec[0]
+        if w == 2:
+            slot[1] = rec[1]
         L.n += 1
         self.stored += 1
         self.live += 1
@@ -390,17 +465,35 @@ cdef class LayeredSearch:
             self.peak_live = self.live
         return 1
 
+    cdef bint push(self, const uint64_t* rec, int w) noexcept nogil:
+        """Put a record on the work stack; False if out of memory."""
+        cdef uint64_t ncap
+        cdef uint64_t* nwork
+        if self.wlen + w > self.wcap:
+            ncap = 2 * self.wcap if self.wcap else 1024
+            if not self.charge(<int64_t>((ncap - self.wcap) * 8)):
+                return False
+            nwork = <uint64_t*>realloc(self.work, ncap * 8)
+            if nwork == NULL:
+                self.bytes -= (ncap - self.wcap) * 8
+                return False
+            self.work = nwork
+            self.wcap = ncap
+        self.work[self.wlen] = rec[0]
+        if w == 2:
+            self.work[self.wlen + 1] = rec[1]
+        self.wlen += w
+        return True
+
     cdef void release(self, Layer* L) noexcept nogil:
         """Free a layer whose positions have all been expanded."""
-        self.bytes -= L.cap * sizeof(Enc) + L.icap * sizeof(uint64_t)
+        self.bytes -= L.cap * L.width * 8
         self.live -= L.n
         if L.n > self.largest:
             self.largest = L.n
-        free(L.arr)
-        free(L.idx)
-        L.arr = NULL
-        L.idx = NULL
-        L.cap = L.icap = 0
+        free(L.tab)
+        L.tab = NULL
+        L.cap = 0
 
     # -- positions ----------------------------------------------------------------
 
@@ -444,104 +537,137 @@ cdef class LayeredSearch:
         s.home = home
         s.left = bd_popcount(s.all_home & ~home)
 
+    cdef int expand_layer(self, int64_t li, State* s) noexcept nogil:
+        """Expand every position of layer *li*, and those its moves add to it; a status or -1."""
+        cdef move_t moves[PLAIN_MOVES]
+        cdef uint64_t rec[2]
+        cdef uint64_t i, lkey = self.layers[li].lkey, ckey, targets
+        cdef int w = self.layers[li].width, progress = self.layers[li].progress
+        cdef int n, k, col, h, c, r, b, y, to, src, cprog, res
+        cdef int64_t ci
+        cdef double t
+        cdef Enc e, child
+        cdef Layer* L
+        # the layer's positions so far go on the work stack; those its own
+        # moves add join them there
+        self.wlen = 0
+        L = &self.layers[li]
+        for i in range(L.cap):
+            if L.tab[i * w + w - 1] & USED:
+                if not self.push(&L.tab[i * w], w):
+                    return ST_OUT_OF_MEMORY
+        while self.wlen:
+            self.wlen -= w
+            L = &self.layers[li]
+            unpack(L, &self.work[self.wlen], &e)
+            self.decode(lkey, &e, s)
+            if any_blocked(s) or deadlock_set(s) != 0:
+                self.lost += 1
+                continue
+            # the moves of the search generator (gen_search), unordered
+            n = 0
+            for col in range(s.ncols):
+                h = s.height[col]
+                if h == 0:
+                    continue
+                c = s.cols[col][h - 1]
+                r = card_rank(c)
+                if s.found[card_suit(c)] == r - 1:
+                    if is_safe_home(s, c):
+                        moves[0] = make_move(c, TO_FOUNDATION)
+                        n = 1
+                        break
+                    moves[n] = make_move(c, TO_FOUNDATION)
+                    n += 1
+                if h == 1:
+                    continue          # rule 2: a lone card stays
+                targets = s.tops & RANK_MASK[r + 1]
+                while targets:
+                    b = bd_ctz(targets)
+                    targets &= targets - 1
+                    moves[n] = make_move(c, s.where[b])
+                    n += 1
+            for res in range(n):
+                y = move_card(moves[res])
+                to = move_target(moves[res])
+                if self.max_nodes and self.nodes >= self.max_nodes:
+                    return ST_NODE_LIMIT
+                self.nodes += 1
+                if (self.nodes & 16383) == 0:
+                    t = now_seconds()
+                    if self.deadline > 0 and t >= self.deadline:
+                        return ST_TIME_LIMIT
+                    if t >= self.next_signal_check:
+                        self.next_signal_check = t + 0.05
+                        with gil:
+                            if check_signals() != 0:
+                                PyErr_Fetch(&self.exc_type, &self.exc_value, &self.exc_tb)
+                                return ST_INTERRUPTED
+                src = s.where[y]
+                child = e
+                ckey = lkey
+                cprog = progress
+                if to == TO_FOUNDATION:
+                    if s.left == 1:
+                        return ST_SOLVED
+                    enc_set(&child, y, 0)
+                    ckey += 1ULL << (4 * card_suit(y))
+                    cprog += 1
+                else:
+                    enc_set(&child, y, card_suit(s.cols[to][s.height[to] - 1]))
+                h = self.dealt_left(lkey, src)
+                if s.height[src] <= h:
+                    # a dealt card leaves its place; the built run below
+                    # it, if any, now counts as moved
+                    c = self.canon[src][h - 1]
+                    for b in range(c, h - 1):
+                        enc_set(&child, self.root.cols[src][b],
+                                card_suit(self.root.cols[src][b - 1]))
+                    ckey -= (<uint64_t>(h - c)) << (16 + self.pbits * src)
+                    cprog += h - c
+                if ckey == lkey:
+                    L = &self.layers[li]
+                    pack(L, &child, rec)
+                    k = self.insert(L, rec)
+                    if k < 0 or (k == 1 and not self.push(rec, w)):
+                        return ST_OUT_OF_MEMORY
+                else:
+                    ci = self.layer_of(ckey, cprog)
+                    if ci < 0:
+                        return ST_OUT_OF_MEMORY
+                    L = &self.layers[ci]
+                    pack(L, &child, rec)
+                    if self.insert(L, rec) < 0:
+                        return ST_OUT_OF_MEMORY
+        self.release(&self.layers[li])
+        return -1
+
     cdef int run_layers(self) noexcept nogil:
         """The search; returns a status (ST_*)."""
         cdef State s
-        cdef move_t moves[PLAIN_MOVES]
-        cdef Enc e, child
-        cdef Layer* L
-        cdef uint64_t i, lkey, ckey, targets
-        cdef int64_t li, ci
-        cdef int progress, n, k, col, h, c, r, b, y, to, src, cprog, last, res
-        cdef double t
+        cdef uint64_t rec[2]
+        cdef Enc e
+        cdef int64_t li
+        cdef uint64_t k
+        cdef int progress, col, h, st
         memcpy(&s, &self.root, sizeof(State))
         li = self.layer_of(self.root_key(), 0)
         if li < 0:
             return ST_OUT_OF_MEMORY
-        e.lo = 0
-        e.hi = (<uint64_t>NO_LAST) << LAST_SHIFT
-        if self.insert(&self.layers[li], e) < 0:
+        e.lo = e.hi = 0
+        for col in range(self.root.ncols):
+            for h in range(self.canon[col][self.root.height[col]], self.root.height[col]):
+                enc_set(&e, self.root.cols[col][h], card_suit(self.root.cols[col][h - 1]))
+        pack(&self.layers[li], &e, rec)
+        if self.insert(&self.layers[li], rec) < 0:
             return ST_OUT_OF_MEMORY
         for progress in range(MAXPROGRESS + 1):
             k = 0
-            while <uint64_t>k < self.plen[progress]:
-                li = self.plist[progress][k]
+            while k < self.plen[progress]:
+                st = self.expand_layer(self.plist[progress][k], &s)
+                if st >= 0:
+                    return st
                 k += 1
-                i = 0
-                while i < self.layers[li].n:
-                    L = &self.layers[li]
-                    e = L.arr[i]
-                    i += 1
-                    lkey = L.lkey
-                    self.decode(lkey, &e, &s)
-                    last = <int>((e.hi >> LAST_SHIFT) & 0xFFFF)
-                    if is_lost(&s, -1 if last == NO_LAST else last):
-                        self.lost += 1
-                        continue
-                    # the moves of the search generator (gen_search), unordered
-                    n = 0
-                    for col in range(s.ncols):
-                        h = s.height[col]
-                        if h == 0:
-                            continue
-                        c = s.cols[col][h - 1]
-                        r = card_rank(c)
-                        if s.found[card_suit(c)] == r - 1:
-                            if is_safe_home(&s, c):
-                                moves[0] = make_move(c, TO_FOUNDATION)
-                                n = 1
-                                break
-                            moves[n] = make_move(c, TO_FOUNDATION)
-                            n += 1
-                        if h == 1:
-                            continue          # rule 2: a lone card stays
-                        targets = s.tops & RANK_MASK[r + 1]
-                        while targets:
-                            b = bd_ctz(targets)
-                            targets &= targets - 1
-                            moves[n] = make_move(c, s.where[b])
-                            n += 1
-                    for res in range(n):
-                        y = move_card(moves[res])
-                        to = move_target(moves[res])
-                        if self.max_nodes and self.nodes >= self.max_nodes:
-                            return ST_NODE_LIMIT
-                        self.nodes += 1
-                        if (self.nodes & 16383) == 0:
-                            t = now_seconds()
-                            if self.deadline > 0 and t >= self.deadline:
-                                return ST_TIME_LIMIT
-                            if t >= self.next_signal_check:
-                                self.next_signal_check = t + 0.05
-                                with gil:
-                                    if check_signals() != 0:
-                                        PyErr_Fetch(&self.exc_type, &self.exc_value, &self.exc_tb)
-                                        return ST_INTERRUPTED
-                        src = s.where[y]
-                        child.lo = e.lo
-                        child.hi = (e.hi & CARDS_HI) | ((<uint64_t>moves[res]) << LAST_SHIFT)
-                        ckey = lkey
-                        cprog = progress
-                        if to == TO_FOUNDATION:
-                            if s.left == 1:
-                                return ST_SOLVED
-                            enc_set(&child, y, 0)
-                            ckey += 1ULL << (4 * card_suit(y))
-                            cprog += 1
-                        else:
-                            enc_set(&child, y, card_suit(s.cols[to][s.height[to] - 1]))
-                        if s.height[src] <= self.dealt_left(lkey, src):
-                            # a dealt card leaves its place
-                            ckey -= 1ULL << (16 + self.pbits * src)
-                            cprog += 1
-                        if ckey == lkey:
-                            if self.insert(&self.layers[li], child) < 0:
-                                return ST_OUT_OF_MEMORY
-                        else:
-                            ci = self.layer_of(ckey, cprog)
-                            if ci < 0 or self.insert(&self.layers[ci], child) < 0:
-                                return ST_OUT_OF_MEMORY
-                self.release(&self.layers[li])
         return ST_UNSOLVABLE
 
     def run(self, *, double time_limit=0.0, unsigned long long max_nodes=0,
