@@ -6,7 +6,9 @@ with its moves, the shape a survey writes.  ``--shortest`` looks for a
 winning line with the fewest moves (``solve(..., method="shortest")``) and
 says whether it is proven minimal, or else the proven lower bound.
 ``--proof`` runs the complete search alone, without the restart rounds
-(``solve(..., method="proof")``): the quickest proof of an unsolvable deal.
+(``solve(..., method="proof")``); ``--layers`` enumerates every reachable
+position layer by layer (``solve(..., method="layers")``): the quickest
+proof of an unsolvable deal.
 """
 
 from __future__ import annotations
@@ -45,6 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "quickest proof that a deal is unsolvable, a slow way to win a hard one "
         "(give it memory: 16 bytes a position; docs/engine.md)",
     )
+    method.add_argument(
+        "--layers", action="store_true",
+        help="enumerate every reachable position, layer by layer, holding only the layers "
+        "still to expand: the quickest and leanest proof that a deal is unsolvable, no "
+        "way to win one (Baker's Dozen's play; docs/engine.md)",
+    )
     add_rules_arguments(parser)
     parser.add_argument(
         "--html", type=file_name, metavar="FILE",
@@ -78,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
         deal, kings_moved = read_board(args.file, rules)
     if kings_moved:
         print(KINGS_NOTE, file=sys.stderr)
-    method = "shortest" if args.shortest else "proof" if args.proof else "dfs"
+    method = ("shortest" if args.shortest else "proof" if args.proof
+              else "layers" if args.layers else "dfs")
     try:
         solution = solve(
             deal, time_limit=args.time_limit, max_nodes=args.max_nodes,

@@ -45,9 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "already recorded are skipped. --retry-unknown re-runs the deals whose latest\n"
         "record is unknown and appends new records; the last record of a deal wins.\n"
         "Which records count is decided by the deal alone, not by the limits or the\n"
-        "method they were made with. A second pass over the unknowns with --proof:\n"
-        "  bakersdozen survey --retry-unknown --proof --time-limit none \\\n"
-        "      --max-nodes 1000000000 --memory-mb 8192 -o FILE\n"
+        "method they were made with. A second pass over the unknowns with --layers:\n"
+        "  bakersdozen survey --retry-unknown --layers --time-limit none \\\n"
+        "      --max-nodes 4000000000 --memory-mb 8192 -o FILE\n"
         "The summary at the end covers the whole --output file (latest records).\n"
         "Boards files: boards separated by blank lines (13 column lines each) or by\n"
         "lines '---'; a board's id is a hash of its text (board-0123456789abcdef).\n\n"
@@ -95,11 +95,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format", choices=("jsonl", "csv"), help="output format (default: from the suffix)"
     )
     parser.add_argument("--moves", action="store_true", help="include the winning moves")
-    parser.add_argument(
+    method = parser.add_mutually_exclusive_group()
+    method.add_argument(
         "--proof", action="store_true",
         help="run the complete search alone, without the restart rounds: the quickest "
         "proofs that deals are unsolvable, slower wins (give it --memory-mb: 16 bytes a "
         "position; docs/engine.md); the records say \"method\": \"proof\"",
+    )
+    method.add_argument(
+        "--layers", action="store_true",
+        help="enumerate every reachable position, layer by layer: the quickest and leanest "
+        "proofs that deals are unsolvable, no way to win one (a second pass over the "
+        "unknowns; docs/engine.md); the records say \"method\": \"layers\"",
     )
     parser.add_argument(
         "--retry-unknown", action="store_true",
@@ -220,7 +227,7 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
         else:
             memory_mb = args.memory_mb or default_memory_mb(busy)
         limits = Limits(args.time_limit, args.max_nodes, float(memory_mb), args.seed, args.moves,
-                        rules, "proof" if args.proof else "dfs")
+                        rules, "proof" if args.proof else "layers" if args.layers else "dfs")
         new = _run_tasks(pending(candidates, existing, args.retry_unknown), to_go, busy,
                          limits, writer, out_format, args)
     except BrokenProcessPool as failure:

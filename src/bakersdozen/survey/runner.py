@@ -216,11 +216,12 @@ def survey(
         Keep the winning lines in the records.
     method : str
         The search (:data:`~bakersdozen.survey.tasks.SURVEY_METHODS`):
-        ``"dfs"`` (the default: restart rounds, then the proof phase) or
-        ``"proof"`` (the complete search alone, from the start: the quickest
-        proofs of unsolvable deals and slower wins; give it *memory_mb*, 16
-        bytes a position, docs/engine.md "The proof alone").  Each record
-        carries it.  ``"shortest"`` is refused: a survey decides deals, and
+        ``"dfs"`` (the default: restart rounds, then the proof phase),
+        ``"proof"`` (the complete search alone, from the start; give it
+        *memory_mb*, 16 bytes a position, docs/engine.md "The proof alone")
+        or ``"layers"`` (every reachable position, layer by layer: the
+        quickest and leanest proofs of unsolvable deals, no way to win one;
+        docs/engine.md "The layered search").  Each record carries it.  ``"shortest"`` is refused: a survey decides deals, and
         the fewest-moves search would spend every solved deal's time on its
         length (use ``bakersdozen solve --shortest`` for single deals).
 

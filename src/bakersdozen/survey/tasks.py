@@ -304,13 +304,14 @@ def normalise(item: DealSpec) -> Task:
 
 
 #: The search methods a survey may use (keys of
-#: :data:`bakersdozen.solver.SEARCH_METHODS`): ``"dfs"``, the default, and
-#: ``"proof"``, the complete search alone (the quickest proofs of unsolvable
-#: deals; a second pass over the unknowns).  ``"shortest"`` is left out: a
+#: :data:`bakersdozen.solver.SEARCH_METHODS`): ``"dfs"``, the default,
+#: ``"proof"``, the complete search alone, and ``"layers"``, every reachable
+#: position layer by layer (the quickest and leanest proofs of unsolvable
+#: deals: a second pass over the unknowns).  ``"shortest"`` is left out: a
 #: survey decides deals, and the shortest lines' IDA* would spend the time
 #: limit of every solved deal on its length (``bakersdozen solve --shortest``
 #: is there for that).
-SURVEY_METHODS: Final = ("dfs", "proof")
+SURVEY_METHODS: Final = ("dfs", "proof", "layers")
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,8 +334,8 @@ class Limits:
         The game: a PySol number is dealt for it, and every deal is played
         by it.
     method : str
-        The search method (:data:`SURVEY_METHODS`): ``"dfs"`` or
-        ``"proof"``; the records carry it.
+        The search method (:data:`SURVEY_METHODS`): ``"dfs"``,
+        ``"proof"`` or ``"layers"``; the records carry it.
     """
 
     time_limit: float | None = 10.0
