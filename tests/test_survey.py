@@ -329,7 +329,7 @@ def test_proof_survey_gives_the_verdicts_of_dfs() -> None:
 
 def test_unknown_survey_method_is_refused_at_the_call() -> None:
     for method in ("bfs", "Proof", ""):
-        with pytest.raises(ValueError, match=r"one of 'dfs', 'proof', not"):
+        with pytest.raises(ValueError, match=r"one of 'dfs', 'proof', 'layers', not"):
             bakersdozen.survey([1], jobs=1, method=method)
     with pytest.raises(ValueError, match=r"method='shortest'\) per deal"):
         bakersdozen.survey([1], jobs=1, method="shortest")
