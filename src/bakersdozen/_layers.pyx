@@ -73,16 +73,20 @@ cdef struct Enc:
 
 
 # One layer: a hash set (open addressing, linear probing) of its positions.
-# A record is one word when the layer has at most 31 moved cards (their
-# bits packed in card order, USED set), else two (Enc, USED set in hi).
+# A record is one word when the layer has at most 31 moved cards: their
+# bits packed in card order, and a 1 above them (so a used slot is never 0);
+# a slot holds its lowest sbytes bytes, as few as that takes.  With more
+# moved cards a record is two words (Enc, USED set in hi), in 16-byte slots.
 cdef struct Layer:
     uint64_t lkey      # found[0..3] in 4 bits each, then each column's dealt cards in place
     uint64_t moved     # bitboard: the cards of the layer that have left their dealt place
-    uint64_t* tab      # cap slots of width words; 0 = empty
+    uint8_t* tab       # cap slots of sbytes bytes (and 8 bytes of padding); 0 = empty
     uint64_t n         # positions stored
     uint64_t cap       # slots, a power of two (0 before the first position)
+    uint64_t smask     # the bits of a one-word record a slot holds
     int progress
     int width          # words per record: 1 or 2
+    int sbytes         # bytes per slot: 1..8 (width 1), 16 (width 2)
 
 
 cdef inline uint64_t mix(uint64_t x) noexcept nogil:
@@ -159,7 +163,22 @@ cdef inline void pack(const Layer* L, const Enc* e, uint64_t* rec) noexcept nogi
         m &= m - 1
         v |= (<uint64_t>enc_bits(e, y)) << k
         k += 2
-    rec[0] = v | USED
+    rec[0] = v | (1ULL << k)
+
+
+cdef inline uint64_t load_word(const uint8_t* p) noexcept nogil:
+    """The 8 bytes at *p* (unaligned), as a little-endian word."""
+    cdef uint64_t x
+    memcpy(&x, p, 8)
+    return x
+
+
+cdef inline void store_slot(uint8_t* p, uint64_t v, uint64_t smask) noexcept nogil:
+    """Write the slot at *p*: the bytes of *smask* from *v*, the next slot's bytes kept."""
+    cdef uint64_t x
+    memcpy(&x, p, 8)
+    x = (x & ~smask) | v
+    memcpy(p, &x, 8)
 
 
 cdef inline void unpack(const Layer* L, const uint64_t* rec, Enc* e) noexcept nogil:
@@ -352,6 +371,7 @@ cdef class LayeredSearch:
         cdef int64_t* nlist
         cdef uint64_t* nkeys
         cdef Layer* L
+        cdef int k
         j = mix(lkey) & mask
         while True:
             v = self.lmap[j]
@@ -408,7 +428,10 @@ cdef class LayeredSearch:
         L = &self.layers[self.nlayers]
         L.lkey = lkey
         L.moved = self.moved_cards(lkey)
-        L.width = 1 if bd_popcount(L.moved) <= 31 else 2
+        k = bd_popcount(L.moved)
+        L.width = 1 if k <= 31 else 2
+        L.sbytes = (2 * k + 8) // 8 if k <= 31 else 16    # 2k bits and the 1 above them
+        L.smask = ~0ULL if L.sbytes >= 8 else (1ULL << (8 * L.sbytes)) - 1
         L.tab = NULL
         L.n = L.cap = 0
         L.progress = progress
@@ -421,43 +444,59 @@ cdef class LayeredSearch:
 
     cdef int insert(self, Layer* L, const uint64_t* rec) noexcept nogil:
         """Add the record *rec* to layer *L*: 1 if new, 0 if there already, -1 out of memory."""
-        cdef int w = L.width
-        cdef uint64_t mask, j, i, k, ncap
-        cdef uint64_t* ntab
-        cdef uint64_t* slot
+        cdef int sb = L.sbytes
+        cdef uint64_t mask, j, i, k, ncap, x
+        cdef uint8_t* ntab
+        cdef uint8_t* slot
         if (L.n + 1) * 4 > L.cap * 3:
             ncap = 2 * L.cap if L.cap else 16
-            if not self.charge(<int64_t>((ncap - L.cap) * w * 8)):
+            if not self.charge(<int64_t>((ncap - L.cap) * sb + (0 if L.cap else 8))):
                 return -1
-            ntab = <uint64_t*>malloc(ncap * w * 8)
+            ntab = <uint8_t*>malloc(ncap * sb + 8)
             if ntab == NULL:
-                self.bytes -= (ncap - L.cap) * w * 8
+                self.bytes -= (ncap - L.cap) * sb + (0 if L.cap else 8)
                 return -1
-            memset(ntab, 0, ncap * w * 8)
+            memset(ntab, 0, ncap * sb + 8)
             for i in range(L.cap):
-                slot = &L.tab[i * w]
-                if slot[0] | (slot[w - 1] & USED):
-                    k = rec_hash(slot, w) & (ncap - 1)
-                    while ntab[k * w] | (ntab[k * w + w - 1] & USED):
-                        k = (k + 1) & (ncap - 1)
-                    ntab[k * w] = slot[0]
-                    if w == 2:
-                        ntab[k * w + 1] = slot[1]
+                slot = &L.tab[i * sb]
+                if sb == 16:
+                    if load_word(slot + 8) & USED:
+                        k = rec_hash(<uint64_t*>slot, 2) & (ncap - 1)
+                        while load_word(&ntab[k * 16 + 8]) & USED:
+                            k = (k + 1) & (ncap - 1)
+                        memcpy(&ntab[k * 16], slot, 16)
+                else:
+                    x = load_word(slot) & L.smask
+                    if x:
+                        k = mix(x) & (ncap - 1)
+                        while load_word(&ntab[k * sb]) & L.smask:
+                            k = (k + 1) & (ncap - 1)
+                        store_slot(&ntab[k * sb], x, L.smask)
             free(L.tab)
             L.tab = ntab
             L.cap = ncap
         mask = L.cap - 1
-        j = rec_hash(rec, w) & mask
-        while True:
-            slot = &L.tab[j * w]
-            if (slot[w - 1] & USED) == 0:
-                break
-            if slot[0] == rec[0] and (w == 1 or slot[1] == rec[1]):
-                return 0
-            j = (j + 1) & mask
-        slot[0] = rec[0]
-        if w == 2:
-            slot[1] = rec[1]
+        if sb == 16:
+            j = rec_hash(rec, 2) & mask
+            while True:
+                slot = &L.tab[j * 16]
+                if (load_word(slot + 8) & USED) == 0:
+                    break
+                if load_word(slot) == rec[0] and load_word(slot + 8) == rec[1]:
+                    return 0
+                j = (j + 1) & mask
+            memcpy(slot, rec, 16)
+        else:
+            j = mix(rec[0]) & mask
+            while True:
+                slot = &L.tab[j * sb]
+                x = load_word(slot) & L.smask
+                if x == 0:
+                    break
+                if x == rec[0]:
+                    return 0
+                j = (j + 1) & mask
+            store_slot(slot, rec[0], L.smask)
         L.n += 1
         self.stored += 1
         self.live += 1
@@ -487,7 +526,7 @@ cdef class LayeredSearch:
 
     cdef void release(self, Layer* L) noexcept nogil:
         """Free a layer whose positions have all been expanded."""
-        self.bytes -= L.cap * L.width * 8
+        self.bytes -= L.cap * L.sbytes + (8 if L.cap else 0)
         self.live -= L.n
         if L.n > self.largest:
             self.largest = L.n
@@ -553,8 +592,14 @@ cdef class LayeredSearch:
         self.wlen = 0
         L = &self.layers[li]
         for i in range(L.cap):
-            if L.tab[i * w + w - 1] & USED:
-                if not self.push(&L.tab[i * w], w):
+            if L.sbytes == 16:
+                if load_word(&L.tab[i * 16 + 8]) & USED:
+                    memcpy(rec, &L.tab[i * 16], 16)
+                    if not self.push(rec, 2):
+                        return ST_OUT_OF_MEMORY
+            else:
+                rec[0] = load_word(&L.tab[i * L.sbytes]) & L.smask
+                if rec[0] and not self.push(rec, 1):
                     return ST_OUT_OF_MEMORY
         while self.wlen:
             self.wlen -= w
