@@ -158,7 +158,9 @@ def test_deal_16780_has_235290_positions() -> None:
     assert stored == reachable_positions(_engine_args(deal)) == 235290
     assert nodes >= stored - 1  # every stored position but the root was generated
     stats = search.stats
-    assert set(stats) == {"layers", "largest", "peak_positions", "lost", "peak_bytes", "budget"}
+    assert set(stats) == {"layers", "largest", "peak_positions", "lost", "progress", "top_progress",
+                          "peak_bytes", "budget"}
+    assert 0 < stats["progress"] <= stats["top_progress"]
     assert stats["budget"] == MEMORY_MB * 2**20
     assert 0 < stats["peak_bytes"] <= stats["budget"]
     assert 0 < stats["largest"] <= stats["peak_positions"] <= stored

@@ -235,6 +235,7 @@ cdef class LayeredSearch:
     cdef uint64_t pcap[MAXPROGRESS + 1]
     cdef uint64_t budget, bytes, peak_bytes
     cdef uint64_t nodes, max_nodes, stored, live, peak_live, lost, largest
+    cdef int progress, top_progress  # progress being expanded; greatest progress with a layer
     cdef double deadline, next_signal_check
     cdef uint64_t* work            # positions of the layer being expanded, still to expand
     cdef uint64_t wlen, wcap       # words in use, words allocated
@@ -297,6 +298,7 @@ cdef class LayeredSearch:
         self.bytes = self.peak_bytes = 0
         self.nodes = self.max_nodes = self.stored = self.live = self.peak_live = 0
         self.lost = self.largest = 0
+        self.progress = self.top_progress = 0
         self.nlayers = 0
         self.layers_cap = 1024
         self.lmap_cap = 2048
@@ -425,6 +427,8 @@ cdef class LayeredSearch:
                 return -1
             self.plist[progress] = nlist
             self.pcap[progress] = ncap
+        if progress > self.top_progress:
+            self.top_progress = progress
         L = &self.layers[self.nlayers]
         L.lkey = lkey
         L.moved = self.moved_cards(lkey)
@@ -709,6 +713,7 @@ cdef class LayeredSearch:
         for progress in range(MAXPROGRESS + 1):
             k = 0
             while k < self.plen[progress]:
+                self.progress = progress
                 st = self.expand_layer(self.plist[progress][k], &s)
                 if st >= 0:
                     return st
@@ -766,10 +771,13 @@ cdef class LayeredSearch:
     def stats(self):
         """What the search used: ``layers`` (made), ``largest`` (positions of
         the largest layer freed), ``peak_positions`` (positions held at once),
-        ``lost`` (positions found lost), ``peak_bytes`` and ``budget``
-        (bytes)."""
+        ``lost`` (positions found lost), ``progress`` (the progress, cards
+        home plus dealt cards moved, of the layers expanded last),
+        ``top_progress`` (the greatest progress reached), ``peak_bytes`` and
+        ``budget`` (bytes)."""
         return {"layers": self.nlayers, "largest": self.largest,
                 "peak_positions": self.peak_live, "lost": self.lost,
+                "progress": self.progress, "top_progress": self.top_progress,
                 "peak_bytes": self.peak_bytes, "budget": self.budget}
 
 
