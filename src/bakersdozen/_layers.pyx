@@ -214,16 +214,17 @@ cdef class LayeredSearch:
     ------
     ValueError
         For a position that is not one of the game, *memory_mb* out of
-        range, play other than Baker's Dozen's (the layers rest on it), or
-        columns too tall for the layer key (at most 16 + columns x bits of
-        the tallest column <= 64 bits: Baker's Dozen's 13 columns of up to 7
-        cards, or Good Measure's 10 of up to 15).
+        range, or play other than Baker's Dozen's (the layers rest on it).
+        (A layer key takes 16 bits for the foundations and, per column, the
+        bits of the number of its cards below its top run of built cards:
+        at most 16 + 13 x 3 = 55 for 52 cards in 13 columns, so the check
+        that it fits 64 never fails for a position of the pack.)
     """
     cdef State root
     cdef uint8_t canon[MAXCOLS][MAXHEIGHT + 1]  # canon[c][m]: dealt cards in place of column c
                                    #   when its lowest m are, less their top run of built cards
-    cdef int pbits                 # bits per column in a layer key
-    cdef uint64_t pmask            # (1 << pbits) - 1
+    cdef int pshift[MAXCOLS]       # where column c's dealt height sits in a layer key
+    cdef uint64_t pmask[MAXCOLS]   # and its mask (as many bits as its greatest value needs)
     cdef uint64_t suit_upto[4][16] # cards of suit p of rank <= f
     cdef Layer* layers
     cdef uint64_t nlayers, layers_cap
@@ -246,7 +247,7 @@ cdef class LayeredSearch:
 
     def __cinit__(self, columns, foundations=(0, 0, 0, 0), int ranks=13, play=None, *,
                   double memory_mb=512.0):
-        cdef int c, p, f, tallest = 0
+        cdef int c, p, f
         memset(self.plist, 0, sizeof(self.plist))
         memset(self.plen, 0, sizeof(self.plen))
         memset(self.pcap, 0, sizeof(self.pcap))
@@ -266,18 +267,6 @@ cdef class LayeredSearch:
             )
         if not 0 < memory_mb <= 1048576.0:          # also refuses NaN
             raise ValueError(f"memory_mb must be in (0, 2**20] (MiB), not {memory_mb}")
-        for c in range(self.root.ncols):
-            if self.root.height[c] > tallest:
-                tallest = self.root.height[c]
-        self.pbits = 1
-        while (1 << self.pbits) <= tallest:
-            self.pbits += 1
-        if 16 + self.root.ncols * self.pbits > 64:
-            raise ValueError(
-                f"the layered search keys a layer in 64 bits: {self.root.ncols} columns of up "
-                f"to {tallest} cards need {16 + self.root.ncols * self.pbits}"
-            )
-        self.pmask = (1ULL << self.pbits) - 1
         # A dealt card lying on the dealt card beneath it, one rank higher,
         # may leave and come back: counted as moved, it has one form only.
         for c in range(self.root.ncols):
@@ -288,6 +277,22 @@ cdef class LayeredSearch:
                     self.canon[c][f] = self.canon[c][f - 1]
                 else:
                     self.canon[c][f] = <uint8_t>f
+        # the key: 4 bits per foundation, then each column's dealt height in
+        # as many bits as its greatest value (the deal's) needs
+        p = 16
+        for c in range(self.root.ncols):
+            f = 0
+            while (1 << f) <= self.canon[c][self.root.height[c]]:
+                f += 1
+            self.pshift[c] = p
+            self.pmask[c] = (1ULL << f) - 1
+            p += f
+        if p > 64:
+            raise ValueError(
+                f"the layered search keys a layer in 64 bits, and this layout needs {p}: "
+                f"16 for the foundations and, for each column, the bits of the number of "
+                f"its cards below its top run of built cards; use method='proof'"
+            )
         for p in range(4):
             self.suit_upto[p][0] = 0
             for f in range(1, 16):
@@ -330,7 +335,7 @@ cdef class LayeredSearch:
 
     cdef inline int dealt_left(self, uint64_t lkey, int c) noexcept nogil:
         """How many of column *c*'s dealt cards, from the bottom, count as in place."""
-        return <int>((lkey >> (16 + self.pbits * c)) & self.pmask)
+        return <int>((lkey >> self.pshift[c]) & self.pmask[c])
 
     cdef uint64_t root_key(self) noexcept nogil:
         cdef uint64_t k = 0
@@ -338,7 +343,7 @@ cdef class LayeredSearch:
         for p in range(4):
             k |= (<uint64_t>self.root.found[p]) << (4 * p)
         for c in range(self.root.ncols):
-            k |= (<uint64_t>self.canon[c][self.root.height[c]]) << (16 + self.pbits * c)
+            k |= (<uint64_t>self.canon[c][self.root.height[c]]) << self.pshift[c]
         return k
 
     cdef uint64_t moved_cards(self, uint64_t lkey) noexcept nogil:
@@ -672,7 +677,7 @@ cdef class LayeredSearch:
                     for b in range(c, h - 1):
                         enc_set(&child, self.root.cols[src][b],
                                 card_suit(self.root.cols[src][b - 1]))
-                    ckey -= (<uint64_t>(h - c)) << (16 + self.pbits * src)
+                    ckey -= (<uint64_t>(h - c)) << self.pshift[src]
                     cprog += h - c
                 if ckey == lkey:
                     L = &self.layers[li]
