@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bakersdozen import Deal, Verdict, check, solve
+from bakersdozen.cards import Card, Suit
 from bakersdozen import _layers, _search
 from bakersdozen._position import Position
 from bakersdozen.cli import main
@@ -251,6 +252,16 @@ def test_node_limit() -> None:
     assert (status, nodes) == (_search.NODE_LIMIT, 1000)
 
 
+def test_node_limit_holds_when_the_layers_reach_a_win() -> None:
+    # one card left: the layered search wins with its first node, and has
+    # no line; the default search may not take a node beyond max_nodes
+    deal = Deal(((Card(13, Suit.HEARTS),),) + ((),) * 12, (13, 13, 12, 13), 13)
+    capped = solve(deal, method="layers", max_nodes=1, time_limit=None)
+    assert (capped.verdict, capped.reason, capped.nodes) == (Verdict.UNKNOWN, "max_nodes", 1)
+    won = solve(deal, method="layers", max_nodes=2, time_limit=None)
+    assert won.verdict is Verdict.SOLVED and won.nodes == 2 and check(deal, won.moves).won
+
+
 def test_time_limit() -> None:
     # deal 1's layers are wide: no win within 10 s, let alone 0.05 s
     solution = solve(Deal.pysol(1), method="layers", time_limit=0.05)
@@ -264,6 +275,18 @@ def test_cli_solve_layers(capsys: pytest.CaptureFixture[str]) -> None:
     assert "verdict: unsolvable" in capsys.readouterr().out
     assert main(["solve", "--deal", "3266", "--layers", "--proof"]) == 2
     assert "not allowed with argument" in capsys.readouterr().err
+    assert main(["solve", "--deal", "5", "--layers", "--game", "spanish_patience"]) == 2
+    err = capsys.readouterr().err
+    assert "--layers plays Baker's Dozen's play knobs only" in err and "--proof" in err
+
+
+def test_cli_survey_refuses_other_play_before_writing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "refused.jsonl"
+    assert main(["survey", "1-3", "--layers", "--game", "spanish_patience", "--jobs", "1",
+                 "--output", str(out)]) == 2
+    assert "--proof" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
 
 
 def _jsonl(path: Path) -> list[dict[str, object]]:

@@ -5,22 +5,26 @@ Only :mod:`bakersdozen.solver` (and the tests and benchmarks) import this
 module.  docs/engine.md ("The layered search") gives the idea and its
 proof; in short:
 
-- A position's *layer* is the pair (foundation heights, how many cards of
-  each column are still the cards dealt there, from the bottom).  No move
-  makes either go back: a card home stays home, and a column's dealt
-  cards, once one has left, are never dealt again.  The *progress* of a
-  layer, cards home plus dealt cards moved, grows by 1 or 2 with every
-  move that leaves the layer, and by 0 with every move inside it.
+- A position's *layer* is its foundation heights and, for each column,
+  the height of its *dealt part*: the bottom cards that are still the
+  cards dealt there, less a top run of built cards (a dealt card lying on
+  the dealt card beneath it, one rank higher, counts as moved: it may
+  leave and come back).  No move lowers a foundation or raises a dealt
+  part, so the *progress* of a layer, cards home plus dealt cards moved,
+  is the same for every move inside it and greater after every move that
+  leaves it (by 1 for a card going home, by 1 and the run it uncovers for
+  a dealt card leaving).
 - Inside a layer, a position is fixed by where each moved card lies: on
   which of the four cards one rank higher (one builds only on them, and
-  nothing is ever put into an empty column).  Two bits per card, 104 bits
-  for the pack: a position is stored exactly, in 16 bytes, and rebuilt
-  from them.
+  nothing is ever put into an empty column).  Two bits per moved card,
+  packed in card order in as many bytes as they take (two 64-bit words
+  beyond 31 moved cards): a position is stored exactly and rebuilt from
+  its record.
 - The search takes the layers in order of progress, and each layer whole
   (its positions are expanded one by one, its children in the same layer
   join it, the others join their layer), then frees it.  Only the layers
-  of three successive progress values are ever held: the memory is that
-  of the largest few layers, not of every reachable position.
+  not yet expanded are held: the memory is that of the widest stretch of
+  progress, not of every reachable position.
 
 It plays the moves of the depth-first search's generator (the safe
 foundation moves and the lone-card rule, docs/engine.md "Pruning rules")

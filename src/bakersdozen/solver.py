@@ -289,6 +289,14 @@ class ProofSearch:
         )
 
 
+#: Why the layered search refuses other rules (its message).
+LAYERS_PLAY_ONLY: Final = (
+    "the layered search rests on Baker's Dozen's play (build any_suit, one card at a time, "
+    "empty columns take nothing, foundations by suit, no foundation return; any layout): "
+    "for other rules prove with the proof phase (--proof, method='proof') or the default search"
+)
+
+
 class LayersSearch:
     """The ``"layers"`` search method: every reachable position, one layer at a time.
 
@@ -311,8 +319,8 @@ class LayersSearch:
 
     Parameters and errors are those of
     :class:`bakersdozen._search.DepthFirstSearch`; *memory_mb* bounds the
-    layers held at once.  ValueError also for rules other than Baker's
-    Dozen's play (Good Measure's included): the layers rest on it.
+    layers held at once.  RulesError for play other than Baker's Dozen's
+    (:data:`SHORTEST_PLAY`; Good Measure plays it): the layers rest on it.
     """
 
     def __init__(
@@ -325,11 +333,7 @@ class LayersSearch:
         memory_mb: float = DEFAULT_MEMORY_MB,
     ) -> None:
         if play is not None and tuple(play) != _SHORTEST_CODES:
-            raise RulesError(
-                "the layered search rests on Baker's Dozen's play (build any_suit, one card at "
-                "a time, empty columns take nothing, foundations by suit, no foundation "
-                "return; any layout): use method='proof' or 'dfs' for other rules"
-            )
+            raise RulesError(LAYERS_PLAY_ONLY)
         self._args = ([list(c) for c in columns], list(foundations), ranks, play)
         self._memory_mb = memory_mb
         self._layers = _layers.LayeredSearch(*self._args, memory_mb=memory_mb)
@@ -352,6 +356,9 @@ class LayersSearch:
         del self._layers  # its memory goes back before the line is looked for
         if status != _search.SOLVED:
             return status, raw, nodes, rounds, stored
+        # a won position was reached; its line needs a budget left
+        if max_nodes > 0 and nodes >= max_nodes:
+            return _search.NODE_LIMIT, [], nodes, rounds, stored
         left_time = 0.0
         if time_limit > 0:
             left_time = max(time_limit - (time.perf_counter() - start), 1e-6)

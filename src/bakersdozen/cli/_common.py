@@ -234,6 +234,18 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     return rules.replace(**knobs) if knobs else rules
 
 
+def play_knobs_changed(rules: Rules) -> list[str]:
+    """The play knobs of *rules* that differ from Baker's Dozen's, as
+    ``knob=value`` (empty for Baker's Dozen and Good Measure): ``--shortest``
+    and ``--layers`` play those knobs only."""
+    from ..solver import SHORTEST_PLAY
+
+    return [
+        f"{knob}={getattr(getattr(rules, knob), 'value', getattr(rules, knob))}"
+        for knob, value in SHORTEST_PLAY.items() if getattr(rules, knob) != value
+    ]
+
+
 def read_board(path: str, rules: Rules | None = None) -> tuple[Deal, bool]:
     """Read and parse a board file (``-`` for standard input), at most 64 KiB.
 

@@ -18,8 +18,8 @@ import sys
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
-    add_rules_arguments, check_writable, file_name, memory_mb, read_board, rules_from_args,
-    write_html,
+    add_rules_arguments, check_writable, file_name, memory_mb, play_knobs_changed, read_board,
+    rules_from_args, write_html,
 )
 
 HELP = "solve a board file or a PySol deal"
@@ -64,19 +64,18 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import BakersDozenError
     from ..model import Deal
     from ..solution import Verdict
-    from ..solver import SHORTEST_PLAY, solve
+    from ..solver import solve
 
     rules = rules_from_args(args)
-    if args.shortest:
-        changed = [
-            f"{knob}={getattr(getattr(rules, knob), 'value', getattr(rules, knob))}"
-            for knob, value in SHORTEST_PLAY.items() if getattr(rules, knob) != value
-        ]
+    if args.shortest or args.layers:
+        changed = play_knobs_changed(rules)
         if changed:
+            flag = "--shortest" if args.shortest else "--layers"
+            instead = ("leave out --shortest for a winning line of any length" if args.shortest
+                       else "prove with --proof, or leave out --layers")
             raise BakersDozenError(
-                f"--shortest plays Baker's Dozen's play knobs only (any layout), and "
-                f"{rules.name} has {', '.join(changed)}: leave out --shortest for a "
-                f"winning line of any length"
+                f"{flag} plays Baker's Dozen's play knobs only (any layout), and "
+                f"{rules.name} has {', '.join(changed)}: {instead}"
             )
     if args.html:  # before the solve: a long one would be lost to a typo
         check_writable(args.html)

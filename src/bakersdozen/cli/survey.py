@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from ._common import (
     EXIT_CLUSTER, EXIT_OK, EXIT_WORKER_DIED, Formatter, add_limit_arguments, add_rules_arguments,
-    error, file_name, memory_mb, positive_float, positive_int, rules_from_args,
+    error, file_name, memory_mb, play_knobs_changed, positive_float, positive_int,
+    rules_from_args,
 )
 
 if TYPE_CHECKING:
@@ -163,6 +164,11 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
     dask = args.scheduler is not None or args.cluster is not None
 
     rules = rules_from_args(args)
+    if args.layers:
+        changed = play_knobs_changed(rules)
+        if changed:  # before --output is opened: a refused survey writes nothing
+            return _bad(f"--layers plays Baker's Dozen's play knobs only (any layout), and "
+                        f"{rules.name} has {', '.join(changed)}: prove with --proof instead")
     candidates: Iterable[Task] = ()
     total = 0
     deal_range: DealRange | None = None
