@@ -40,14 +40,14 @@ from a foundation, empty columns that take nothing.
 
 from cpython.exc cimport PyErr_Fetch, PyErr_Restore
 from cpython.ref cimport PyObject, Py_XDECREF
-from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from bakersdozen._position cimport (
     MAXCOLS, MAXHEIGHT, NCARDS, NO_COLUMN, PLAIN_MOVES, RANK_MASK, TO_FOUNDATION, State, bd_ctz,
     bd_popcount, bit, card_rank, card_suit, deadlock_set, is_safe_home, make_move, move_card,
-    move_target, move_t, state_from_python,
+    move_target, move_t, splitmix64, state_from_python,
 )
 from bakersdozen._search cimport (
     ST_INTERRUPTED, ST_NODE_LIMIT, ST_OUT_OF_MEMORY, ST_SOLVED, ST_TIME_LIMIT, ST_UNSOLVABLE,
@@ -61,9 +61,9 @@ cdef extern from "Python.h":
 
 cdef enum:
     MAXPROGRESS = 2 * NCARDS + 2   # progress values: cards home + dealt cards moved
-    NO_LAST = 0xFFFF               # Enc: no move led here (the root)
 
-# The mark of a slot in use (bit 63 of a record's first word).
+# The mark of a two-word record's slot in use (bit 63 of its second word;
+# a one-word record carries its own mark, a 1 above its bits).
 cdef uint64_t USED = 1ULL << 63
 
 
@@ -94,18 +94,12 @@ cdef struct Layer:
 
 
 cdef inline uint64_t mix(uint64_t x) noexcept nogil:
-    """A 64-bit finaliser (splitmix64's)."""
-    x ^= x >> 30
-    x *= 0xBF58476D1CE4E5B9ULL
-    x ^= x >> 27
-    x *= 0x94D049BB133111EBULL
-    x ^= x >> 31
-    return x
+    """A hash of *x*: the splitmix64 value that follows it."""
+    return splitmix64(&x)
 
 
-cdef inline uint64_t rec_hash(const uint64_t* rec, int width) noexcept nogil:
-    if width == 1:
-        return mix(rec[0])
+cdef inline uint64_t wide_hash(const uint64_t* rec) noexcept nogil:
+    """A hash of a two-word record."""
     return mix(rec[0] ^ mix(rec[1]))
 
 
@@ -474,7 +468,7 @@ cdef class LayeredSearch:
                 slot = &L.tab[i * sb]
                 if sb == 16:
                     if load_word(slot + 8) & USED:
-                        k = rec_hash(<uint64_t*>slot, 2) & (ncap - 1)
+                        k = wide_hash(<uint64_t*>slot) & (ncap - 1)
                         while load_word(&ntab[k * 16 + 8]) & USED:
                             k = (k + 1) & (ncap - 1)
                         memcpy(&ntab[k * 16], slot, 16)
@@ -490,7 +484,7 @@ cdef class LayeredSearch:
             L.cap = ncap
         mask = L.cap - 1
         if sb == 16:
-            j = rec_hash(rec, 2) & mask
+            j = wide_hash(rec) & mask
             while True:
                 slot = &L.tab[j * 16]
                 if (load_word(slot + 8) & USED) == 0:

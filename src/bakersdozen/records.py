@@ -292,8 +292,8 @@ class Record:
     method : str
         The search method that made the record (a key of
         :data:`bakersdozen.solver.SEARCH_METHODS`): ``"dfs"``, the default,
-        ``"proof"`` or ``"shortest"``; ``"dfs"`` for files written before
-        this field existed.
+        ``"proof"``, ``"layers"`` or ``"shortest"``; ``"dfs"`` for files
+        written before this field existed.
     """
 
     deal: DealId

@@ -157,6 +157,15 @@ class _SearchMethod(Protocol):
     ) -> _Search: ...
 
 
+def _left(start: float, time_limit: float, max_nodes: int, nodes: int) -> tuple[float, int]:
+    """What a second search may spend of the limits (0: none) once a first,
+    begun at *start* (``time.perf_counter()``), has spent *nodes*: at least
+    a microsecond and a node, so that a limit reached stops it at once."""
+    left_time = max(time_limit - (time.perf_counter() - start), 1e-6) if time_limit > 0 else 0.0
+    left_nodes = max(max_nodes - nodes, 1) if max_nodes > 0 else 0
+    return left_time, left_nodes
+
+
 class ShortestSearch:
     """The ``"shortest"`` search method: a winning line with the fewest moves.
 
@@ -221,14 +230,7 @@ class ShortestSearch:
         if status != _search.SOLVED:
             return status, raw, nodes, rounds, entries
         raw = _shorten_raw((*self._args, self._play or _SHORTEST_CODES), raw)
-        left_time = 0.0
-        if time_limit > 0:
-            left_time = time_limit - (time.perf_counter() - start)
-            if left_time <= 0:
-                left_time = 1e-6
-        left_nodes = 0
-        if max_nodes > 0:
-            left_nodes = max(max_nodes - nodes, 1)
+        left_time, left_nodes = _left(start, time_limit, max_nodes, nodes)
         ida = _shortest.ShortestSearch(*self._args, memory_mb=min(self._memory_mb, 1024.0))
         found, line, ida_nodes, bound, _iterations = ida.run(
             time_limit=left_time, max_nodes=left_nodes, upper=len(raw)
@@ -289,14 +291,6 @@ class ProofSearch:
         )
 
 
-#: Why the layered search refuses other rules (its message).
-LAYERS_PLAY_ONLY: Final = (
-    "the layered search rests on Baker's Dozen's play (build any_suit, one card at a time, "
-    "empty columns take nothing, foundations by suit, no foundation return; any layout): "
-    "for other rules prove with the proof phase (--proof, method='proof') or the default search"
-)
-
-
 class LayersSearch:
     """The ``"layers"`` search method: every reachable position, one layer at a time.
 
@@ -333,7 +327,11 @@ class LayersSearch:
         memory_mb: float = DEFAULT_MEMORY_MB,
     ) -> None:
         if play is not None and tuple(play) != _SHORTEST_CODES:
-            raise RulesError(LAYERS_PLAY_ONLY)
+            raise RulesError(
+                "the layered search rests on Baker's Dozen's play (build any_suit, one card "
+                "at a time, empty columns take nothing, foundations by suit, no foundation "
+                "return; any layout): use method='proof' or 'dfs' for other rules"
+            )
         self._args = ([list(c) for c in columns], list(foundations), ranks, play)
         self._memory_mb = memory_mb
         self._layers = _layers.LayeredSearch(*self._args, memory_mb=memory_mb)
@@ -359,10 +357,7 @@ class LayersSearch:
         # a won position was reached; its line needs a budget left
         if max_nodes > 0 and nodes >= max_nodes:
             return _search.NODE_LIMIT, [], nodes, rounds, stored
-        left_time = 0.0
-        if time_limit > 0:
-            left_time = max(time_limit - (time.perf_counter() - start), 1e-6)
-        left_nodes = max(max_nodes - nodes, 1) if max_nodes > 0 else 0
+        left_time, left_nodes = _left(start, time_limit, max_nodes, nodes)
         dfs = _search.DepthFirstSearch(*self._args, memory_mb=self._memory_mb)
         status, raw, more, more_rounds, _entries = dfs.run(
             time_limit=left_time, max_nodes=left_nodes, seed=seed
