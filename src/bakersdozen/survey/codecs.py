@@ -4,7 +4,10 @@ JSON Lines: one :meth:`~bakersdozen.records.Record.to_json` object a line.
 CSV: a header row of :data:`~bakersdozen.records.FIELDS`, then one row a
 record; an empty field is None, ``moves`` holds the JSON list of move
 objects.  Files written by 0.1.0 (no ``game`` column, moves as
-``"AC 8>F"`` text) are read as well.
+``"AC 8>F"`` text) are read as well, and so are the published tables of
+``results/`` (:data:`TABLE_FIELDS`): their ``positions`` are the records'
+``nodes``; they record no game, so a table's game is the preset its file
+name starts with (``good_measure_1-10000.csv.gz``), else Baker's Dozen.
 """
 
 from __future__ import annotations
@@ -29,6 +32,17 @@ CSV_FIELDS_0_1: Final = (
     "deal", "verdict", "reason", "seconds", "nodes", "length",
     "time_limit", "max_nodes", "memory_mb", "seed", "moves",
 )
+#: The CSV header of the published tables (``results/make_table.py``).
+TABLE_FIELDS: Final = ("deal", "verdict", "positions", "seconds", "length")
+
+
+def _table_game(path: str) -> str:
+    """The preset a published table's file name starts with (``good_measure_...``)."""
+    from ..rules import BAKERS_DOZEN, PRESETS
+
+    base = os.path.basename(path)
+    named = [name for name in PRESETS if base.startswith(name + "_")]
+    return max(named, key=len) if named else BAKERS_DOZEN.name
 
 
 def output_format(path: str, format: str | None = None) -> str:
@@ -99,7 +113,9 @@ def parse(path: str, format: str, data: bytes) -> list[Record]:
         names = next(reader, None)
         if names is None:
             return records
-        if tuple(names) not in (FIELDS, CSV_FIELDS_0_1):
+        table = tuple(names) == TABLE_FIELDS
+        game = _table_game(path) if table else None
+        if tuple(names) not in (FIELDS, CSV_FIELDS_0_1, TABLE_FIELDS):
             if text.lstrip("\ufeff \t\r\n").startswith("{"):
                 raise ParseError(f"{path}: a JSON Lines survey, not CSV (--format jsonl)")
             raise ParseError(
@@ -113,8 +129,12 @@ def parse(path: str, format: str, data: bytes) -> list[Record]:
                 raise ParseError(
                     f"{path}: line {reader.line_num}: {len(row)} fields, expected {len(names)}"
                 )
+            fields = dict(zip(names, row))
+            if table:
+                fields["nodes"] = fields.pop("positions")
+                fields["game"] = game
             try:
-                records.append(Record.from_json(dict(zip(names, row))))
+                records.append(Record.from_json(fields))
             except ParseError as error:
                 raise ParseError(f"{path}: line {reader.line_num}: {error}") from None
         return records

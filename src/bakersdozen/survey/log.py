@@ -37,22 +37,40 @@ def read_records(path: str, format: str | None = None) -> list[Record]:
     Parameters
     ----------
     path : str
-        A JSON Lines or CSV file written by the ``survey`` command (0.1.0 or later).
+        A JSON Lines or CSV file written by the ``survey`` command (0.1.0 or
+        later), or a published table of ``results/`` (CSV with the columns
+        ``deal,verdict,positions,seconds,length``), either plain or
+        compressed with gzip (``FILE.csv.gz``, ``FILE.jsonl.gz``; a gzip
+        file is known by its first bytes, whatever its name).
     format : str or None
-        ``"jsonl"`` or ``"csv"``; None to go by the suffix.
+        ``"jsonl"`` or ``"csv"``; None to go by the suffix (the one before
+        ``.gz``).
 
     Raises
     ------
     ParseError
-        If the file cannot be read or a complete line is not a record.
+        If the file cannot be read or decompressed, or a complete line is not
+        a record.
     """
-    fmt = output_format(path, format)
+    fmt = output_format(path[:-3] if path.lower().endswith(".gz") else path, format)
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
         raise ParseError(f"{path}: cannot read: {error.strerror or error}") from None
+    if data[:2] == _GZIP_MAGIC:
+        import gzip
+        import zlib
+
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as error:
+            raise ParseError(f"{path}: not a complete gzip file: {error}") from None
     return parse(path, fmt, data[: data.rfind(b"\n") + 1])
+
+
+#: The first two bytes of a gzip file (RFC 1952, section 2.3.1).
+_GZIP_MAGIC: Final = b"\x1f\x8b"
 
 
 class RecordWriter:
