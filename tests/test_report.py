@@ -328,3 +328,17 @@ def test_matplotlib_is_imported_only_to_draw() -> None:
                           check=True, timeout=60)
     assert "usage: bakersdozen report" in done.stdout
     assert not [m for m in done.stderr.split() if m.startswith("matplotlib")]
+
+
+def test_png_files_are_the_page_figures(survey: Path, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "page.html"
+    prefix = tmp_path / "fig"
+    assert main(["report", str(survey), "--html", str(out), "--png", str(prefix)]) == 0
+    embedded = {image["src"].split(",", 1)[1] for image in _read(out).images}
+    written = {base64.b64encode((tmp_path / f"fig-{name}.png").read_bytes()).decode()
+               for name in ("verdicts", "effort", "lengths")}
+    assert written == embedded and len(written) == 3
+    assert main(["report", str(survey), "--png", str(tmp_path / "again")]) == 0
+    assert (tmp_path / "again-effort.png").read_bytes() == (tmp_path / "fig-effort.png").read_bytes()
+    assert "give --html FILE, --png PREFIX or both" in _fails(["report", str(survey)], capsys)

@@ -244,7 +244,7 @@ def _effort_figure(final: Sequence[Record]) -> ReportFigure:
     axes.set_ylabel("share of deals undecided (log scale)")
     axes.grid(True, which="major", linewidth=0.5, alpha=0.5)
     if axes.get_legend_handles_labels()[0]:
-        axes.legend(loc="upper right")
+        axes.legend(loc="lower left")
     points = [(10**k, _undecided_after(final, 10**k)) for k in range(0, 10)]
     points = [(x, s) for x, s in points if x <= max((r.nodes for r in final), default=0)]
     spoken = "; ".join(f"after {x:,} positions {_share_label(s)}" for x, s in points)
@@ -276,6 +276,7 @@ def _lengths_figure(final: Sequence[Record]) -> ReportFigure:
         axes.set_xlabel(f"moves in the winning line ({width} a bar)" if width > 1
                         else "moves in the winning line")
         axes.set_ylabel("solved deals")
+        axes.yaxis.get_major_locator().set_params(integer=True)
         alt = (f"Histogram of the winning-line lengths of the {len(lengths)} solved deals: "
                f"from {low} to {high} moves, median {median}.")
     else:
@@ -374,11 +375,12 @@ th, td { border-bottom: 1px solid #ddd; padding: 0.2em 0.8em; text-align: left;
 figure { margin: 1em 0 2em; }
 figure img { max-width: 100%; height: auto; display: block; }
 figcaption { color: #444; font-size: 0.9em; margin-top: 0.3em; }
-.scroll { max-height: 30em; overflow-y: auto; display: inline-block; }
+.scroll { max-height: 30em; max-width: 100%; overflow: auto; display: inline-block; }
 """
 
 
-def report_html(records: Iterable[Record], *, title: str = "Survey report") -> str:
+def report_html(records: Iterable[Record], *, title: str = "Survey report",
+                figures: Sequence[ReportFigure] | None = None) -> str:
     """A self-contained HTML page of a survey's records, with figures.
 
     Parameters
@@ -388,6 +390,8 @@ def report_html(records: Iterable[Record], *, title: str = "Survey report") -> s
         a later record of a deal wins.
     title : str
         The page's heading (escaped), e.g. the survey file's name.
+    figures : sequence of ReportFigure, optional
+        :func:`report_figures` of the same records, if already drawn.
 
     Returns
     -------
@@ -409,7 +413,8 @@ def report_html(records: Iterable[Record], *, title: str = "Survey report") -> s
     if not isinstance(title, str):
         raise TypeError(f"title must be a str, not {type(title).__name__}")
     records = list(records)
-    figures = report_figures(records)
+    if figures is None:
+        figures = report_figures(records)
     summary = summarize(records)
     final = sorted(latest(records).values(), key=lambda r: deal_sort_key(r.deal))
     games = sorted({r.game for r in final})
