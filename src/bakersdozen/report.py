@@ -221,7 +221,7 @@ def _effort_figure(final: Sequence[Record]) -> ReportFigure:
     at_zero = sum(1 for r in final if r.verdict is not Verdict.UNKNOWN and r.nodes == 0)
     start = 1 - at_zero / total
     if shown:
-        curve_x = [1] + [x for x, _ in shown]
+        curve_x: list[float] = [1.0] + [float(x) for x, _ in shown]
         curve_y = [start] + [s for _, s in shown]
         last_x = max(curve_x[-1], max((r.nodes for r in final), default=1)) * 1.5
         curve_x.append(last_x)
@@ -272,11 +272,15 @@ def _lengths_figure(final: Sequence[Record]) -> ReportFigure:
         median = lengths[(len(lengths) - 1) // 2]
         axes.axvline(median, color="black", linestyle="--", linewidth=1,
                      label=f"median {median} moves")
+        axes.axvline(high, color=_COLOURS["unknown"], linestyle=":", linewidth=1,
+                     label=f"longest {high} moves")
         axes.legend(loc="upper right")
         axes.set_xlabel(f"moves in the winning line ({width} a bar)" if width > 1
                         else "moves in the winning line")
         axes.set_ylabel("solved deals")
-        axes.yaxis.get_major_locator().set_params(integer=True)
+        from matplotlib.ticker import MaxNLocator
+
+        axes.yaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
         alt = (f"Histogram of the winning-line lengths of the {len(lengths)} solved deals: "
                f"from {low} to {high} moves, median {median}.")
     else:

@@ -114,7 +114,7 @@ def parse(path: str, format: str, data: bytes) -> list[Record]:
         if names is None:
             return records
         table = tuple(names) == TABLE_FIELDS
-        game = _table_game(path) if table else None
+        game = _table_game(path) if table else ""
         if tuple(names) not in (FIELDS, CSV_FIELDS_0_1, TABLE_FIELDS):
             if text.lstrip("\ufeff \t\r\n").startswith("{"):
                 raise ParseError(f"{path}: a JSON Lines survey, not CSV (--format jsonl)")
