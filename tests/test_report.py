@@ -342,3 +342,13 @@ def test_png_files_are_the_page_figures(survey: Path, tmp_path: Path,
     assert main(["report", str(survey), "--png", str(tmp_path / "again")]) == 0
     assert (tmp_path / "again-effort.png").read_bytes() == (tmp_path / "fig-effort.png").read_bytes()
     assert "give --html FILE, --png PREFIX or both" in _fails(["report", str(survey)], capsys)
+
+
+def test_summary_reads_a_gzipped_survey(survey: Path, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    packed = tmp_path / "small.jsonl.gz"
+    packed.write_bytes(gzip.compress(survey.read_bytes()))
+    assert main(["survey", "--summary", str(survey)]) == 0
+    plain = capsys.readouterr().out
+    assert main(["survey", "--summary", str(packed)]) == 0
+    assert capsys.readouterr().out == plain.replace(str(survey), str(packed), 1)
