@@ -352,3 +352,47 @@ def test_summary_reads_a_gzipped_survey(survey: Path, tmp_path: Path,
     plain = capsys.readouterr().out
     assert main(["survey", "--summary", str(packed)]) == 0
     assert capsys.readouterr().out == plain.replace(str(survey), str(packed), 1)
+
+
+def _records(*specs: tuple[object, str, int]) -> list[Record]:
+    return [Record(deal, Verdict(verdict), "time_limit" if verdict == "unknown" else None, 0.5,
+                   nodes, 90 if verdict == "solved" else None, time_limit=10.0)
+            for deal, verdict, nodes in specs]
+
+
+@pytest.mark.parametrize("records", [
+    _records((1, "unknown", 300), (2, "unknown", 0)),
+    _records((1, "solved", 0)),
+    _records(("board-0123456789abcdef", "unsolvable", 5), (7, "solved", 10**9)),
+], ids=["only-unknown", "one-solved-at-once", "board-id-and-a-billion"])
+def test_edge_surveys_draw(records: list[Record]) -> None:
+    from bakersdozen.report import report_html
+
+    page = _Page()
+    page.feed(report_html(records, title="edge"))
+    counts = dict(page.tables["counts"])
+    solved = sum(r.verdict is Verdict.SOLVED for r in records)
+    decided = sum(r.verdict is not Verdict.UNKNOWN for r in records)
+    assert counts["solved"] == str(solved) and counts["total"] == str(len(records))
+    if decided:
+        low, high = _wilson(solved, decided)
+        assert counts["95 % Wilson score interval"] == f"{100 * low:.2f} % to {100 * high:.2f} %"
+    else:
+        assert counts["winnability"] == "no deal decided"
+    assert len(page.images) == 3
+    unknown = [str(r.deal) for r in records if r.verdict is Verdict.UNKNOWN]
+    assert [row[0] for row in page.tables.get("unknown", [[]])[1:]] == unknown
+    if unknown:
+        assert {row[1] for row in page.tables["unknown"][1:]} == {"time limit (10 s)"}
+
+
+def test_report_html_refuses_what_is_not_a_record() -> None:
+    from bakersdozen.errors import BakersDozenError
+    from bakersdozen.report import report_html
+
+    with pytest.raises(TypeError, match="needs Records"):
+        report_html([{"deal": 1}])  # type: ignore[list-item]
+    with pytest.raises(BakersDozenError, match="no records"):
+        report_html([])
+    with pytest.raises(TypeError, match="title must be a str"):
+        report_html(_records((1, "solved", 5)), title=3)  # type: ignore[arg-type]

@@ -157,6 +157,8 @@ def _percent(value: float) -> str:
 
 def _share_label(value: float, _: object = None) -> str:
     percent = 100 * value
+    if percent <= 0:
+        return "0 %"
     if percent >= 1:
         return f"{percent:g} %"
     return f"{percent:.{max(0, -math.floor(math.log10(percent)))}f} %"
@@ -240,6 +242,7 @@ def _effort_figure(final: Sequence[Record]) -> ReportFigure:
     axes.set_ylim(0.5 / total, 1.5)
     axes.set_xlim(left=1)
     axes.yaxis.set_major_formatter(_share_label)
+    axes.yaxis.set_minor_formatter("")  # no 6x10^-1 on a short range
     axes.set_xlabel("positions searched (nodes, log scale)")
     axes.set_ylabel("share of deals undecided (log scale)")
     axes.grid(True, which="major", linewidth=0.5, alpha=0.5)
