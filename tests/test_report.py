@@ -217,7 +217,7 @@ def test_a_published_table_gzipped(tmp_path: Path) -> None:
         1: "proved at the deal, before any search (0 positions)",
         5: "no winning line: every reachable position searched",
     }
-    assert page.tables["unknown"][1:] == [["3", "not recorded in the file", "20,000,000", "9.500"]]
+    assert page.tables["unknown"][1:] == [["3", "stopped by a limit the file does not record", "20,000,000", "9.500"]]
     low, high = _wilson(2, 4)
     assert dict(page.tables["counts"])["95 % Wilson score interval"] == (
         f"{100 * low:.2f} % to {100 * high:.2f} %")

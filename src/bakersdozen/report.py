@@ -347,7 +347,7 @@ def _reason(record: Record) -> str:
         "memory_mb": ("memory limit", f"{record.memory_mb:g} MiB"),
     }
     if record.reason is None:
-        return "not recorded in the file"
+        return "stopped by a limit the file does not record"
     name, value = limits.get(record.reason, (record.reason, None))
     words = f"{name} ({value})" if value else name
     return words + by
