@@ -44,7 +44,9 @@ nitpick_ignore_regex = [
 # MyST: the pages link to each other's headings as [text](rules.md#the-knobs).
 myst_heading_anchors = 4
 
-# Docstrings are numpydoc style; numpydoc reads them.
+# Docstrings are numpydoc style; numpydoc reads them.  Members come from
+# autodoc's :members: (no autosummary tables), and a parameter's type is
+# prose ("tuple of Move", "int or None"), not a cross-reference target.
 numpydoc_show_class_members = False
 numpydoc_xref_param_type = False
 numpydoc_validation_checks: set[str] = set()
