@@ -1,12 +1,27 @@
-"""Example outputs printed in README.md and docs/*.md, against the real ones."""
+"""The documentation: example outputs in README.md and docs/*.md against the
+real ones, and the Sphinx site (user guide and API reference) built with every
+warning an error.
+
+The site is built when Sphinx is installed (``pip install ".[docs]"``) and
+skipped otherwise, unless ``BAKERSDOZEN_REQUIRE_DOCS=1`` (CI), which makes a
+missing Sphinx a failure.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+import bakersdozen
 
 from bakersdozen import Deal, solve
 from bakersdozen.errors import ParseError
@@ -68,3 +83,47 @@ def test_notation_md_error_examples_are_the_real_messages() -> None:
     duplicate[3] = " ".join([*words[:3], "2♥"])
     for lines in (bad_token, duplicate, deal_1[:12]):
         assert f"`{_error(lines)}`" in text
+
+
+# -- the Sphinx site --------------------------------------------------------------
+
+#: Seconds the build may take; it takes about 20 on a loaded 2-core machine.
+BUILD_TIMEOUT = 600
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Build the site once: ``sphinx -W --keep-going -b html docs OUT``; yield OUT."""
+    if not (ROOT / "docs" / "conf.py").exists():
+        pytest.skip("docs/conf.py not found (an installed package without its checkout)")
+    if importlib.util.find_spec("sphinx") is None:
+        if os.environ.get("BAKERSDOZEN_REQUIRE_DOCS") == "1":
+            pytest.fail("Sphinx is not installed, and BAKERSDOZEN_REQUIRE_DOCS=1 "
+                        "requires the docs build (pip install '.[docs]')")
+        pytest.skip("Sphinx is not installed (pip install '.[docs]')")
+    out = tmp_path_factory.mktemp("site")
+    argv = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+            str(ROOT / "docs"), str(out)]
+    process = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        output, _ = process.communicate(timeout=BUILD_TIMEOUT)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+    assert process.returncode == 0, f"the docs build failed (warnings are errors):\n{output}"
+    yield out
+
+
+def test_sphinx_builds_the_site_without_a_warning(site: Path) -> None:
+    pages = {path.name for path in site.glob("*.html")}
+    guide = {path.stem + ".html" for path in (ROOT / "docs").glob("*.md")}
+    assert guide | {"api.html"} <= pages
+
+
+def test_api_reference_documents_every_public_name(site: Path) -> None:
+    api = (site / "api.html").read_text(encoding="utf-8")
+    for name in bakersdozen.__all__:
+        target = "module-bakersdozen.survey" if name == "survey" else f"bakersdozen.{name}"
+        assert f'id="{target}"' in api, f"docs/api.rst does not document bakersdozen.{name}"

@@ -29,7 +29,7 @@ __all__ = ["Hint", "hint", "Review", "review"]
 #: Default wall-clock seconds for one solve in a hint or a review step.
 DEFAULT_TIME_LIMIT = 10.0
 
-#: Seconds :func:`hint` gives the shortest search (IDA*, docs/engine.md,
+#: Seconds :func:`~bakersdozen.hint` gives the shortest search (IDA*, docs/engine.md,
 #: "Shortest lines") after the default search has found a win: if IDA*
 #: proves a shortest line in that time, the hint is its first move.
 HINT_SHORTEST_SECONDS = 0.1
@@ -37,7 +37,7 @@ HINT_SHORTEST_SECONDS = 0.1
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """The answer of :func:`hint`.
+    """The answer of :func:`~bakersdozen.hint`.
 
     Attributes
     ----------
@@ -84,7 +84,7 @@ def hint(
 
     The default search decides the position; when it finds a win, the
     shortest search (``solve(..., method="shortest")``) gets
-    :data:`HINT_SHORTEST_SECONDS` more, and if it proves a shortest line in
+    :data:`~bakersdozen.analysis.HINT_SHORTEST_SECONDS` more, and if it proves a shortest line in
     that time the hint is that line's first move (``hint.solution.optimal``
     is then True); otherwise it is the first move of the default line.
     The shortest search plays Baker's Dozen's play knobs only
@@ -140,7 +140,7 @@ def hint(
 
 @dataclass(frozen=True, slots=True)
 class Review:
-    """The answer of :func:`review`.
+    """The answer of :func:`~bakersdozen.review`.
 
     Attributes
     ----------

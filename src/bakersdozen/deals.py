@@ -184,11 +184,11 @@ def pysol_deal(
     number : int
         The deal number, ``1 <= number <= 2**64 - 1``.
     rules : Rules
-        The game; its :attr:`~bakersdozen.rules.Rules.pysol_id` picks the
+        The game; its ``pysol_id`` picks the
         deal hook (module docstring, step 4).  The play knobs do not change
         a layout; a deal number defines a layout together with PySol's own
         King placement, whatever the game's
-        :attr:`~bakersdozen.rules.Rules.kings` says for typed-in layouts.
+        ``kings`` says for typed-in layouts.
     numbering : {"pysolfc", "pysol"}
         PySolFC's numbering (Mersenne Twister from 32000 up), the default,
         or old PySol's (64-bit LCG above 32000).

@@ -67,8 +67,7 @@ class Move:
     source : int
         Column number 1..13 (board text line order) the cards leave, or
         :data:`FOUNDATION` (0) for a card coming back from its foundation
-        (games with :attr:`Rules.foundation_return
-        <bakersdozen.rules.Rules.foundation_return>`).
+        (games with ``Rules.foundation_return``).
     target : int
         Column number 1..13 the cards are put on, or :data:`FOUNDATION`
         (0) for a foundation.

@@ -3,10 +3,11 @@
 The format is described in ``docs/notation.md``.  Reading is tolerant;
 writing is canonical.  This module works on plain card data, below
 :class:`~bakersdozen.model.Deal`, which builds on it
-(:meth:`Deal.from_text`, :meth:`Deal.to_text`).
+(:meth:`Deal.from_text <bakersdozen.Deal.from_text>`,
+:meth:`Deal.to_text <bakersdozen.Deal.to_text>`).
 
-Reading (:func:`parse_board`)
------------------------------
+Reading (:func:`~bakersdozen.parse_board`)
+------------------------------------------
 - One line per column, column 1 first; the first card on a line is the
   bottom card, the last the top (playable) card.
 - Cards: rank ``A 2 .. 9 T J Q K`` (``10`` and ``1`` also accepted), suit
@@ -26,7 +27,7 @@ Reading (:func:`parse_board`)
   bytes, and anything far larger is refused before it is read.
 - **Kings rule**: if the foundations hold no more than the game puts there
   before play, the text is taken as an initial layout and the game's Kings
-  rule (:attr:`Rules.kings <bakersdozen.rules.Rules.kings>`) is applied
+  rule (``Rules.kings``) is applied
   to any column whose Kings are not at the bottom; :func:`read_board`
   reports whether it did.  Otherwise (a mid-game position) a King above
   another card is impossible in a game that moves Kings at the deal, and

@@ -121,7 +121,7 @@ def read_moves(text: str) -> tuple[Move, ...]:
     Two forms are accepted.
 
     - **Lines**: one move per line in the notation of
-      :meth:`Move.from_text` (``7C 1>2``, ``AS 3>F``).  Blank lines are
+      :meth:`Move.from_text <bakersdozen.Move.from_text>` (``7C 1>2``, ``AS 3>F``).  Blank lines are
       skipped, ``#`` starts a comment, and a line may begin with its
       number as ``bakersdozen solve`` prints it (``  12. 7C 1>2``).
     - **JSON** (the text starts with ``{`` or ``[``): the object printed by
@@ -139,7 +139,7 @@ def read_moves(text: str) -> tuple[Move, ...]:
     -------
     tuple of Move
         The moves in order, shape ``(n,)`` with ``0 <= n <= MAX_MOVES``.
-        Whether they are legal is not checked here; see :func:`check`.
+        Whether they are legal is not checked here; see :func:`bakersdozen.check`.
 
     Raises
     ------
@@ -280,14 +280,14 @@ class Record:
         The rules' preset name (``"bakers_dozen"``).
     optimal : bool or None
         When SOLVED: whether the line is proven to have the fewest moves
-        (:attr:`bakersdozen.Solution.optimal`); None when not SOLVED or
+        (``Solution.optimal``); None when not SOLVED or
         not recorded (files written before this field existed).
     lower_bound : int or None
         When SOLVED: the proven least number of moves of any winning line
-        (:attr:`bakersdozen.Solution.lower_bound`); None as for *optimal*.
+        (``Solution.lower_bound``); None as for *optimal*.
     deadlock : tuple of Card
         When UNSOLVABLE because the deal itself is deadlocked, the cards
-        that can never move (:attr:`bakersdozen.Solution.deadlock`); ()
+        that can never move (``Solution.deadlock``); ()
         otherwise or when not recorded.
     method : str
         The search method that made the record (a key of
@@ -362,16 +362,16 @@ class Record:
         return self.verdict is not Verdict.UNKNOWN
 
     def to_json(self) -> dict[str, object]:
-        """The record as JSON-ready values, keys in :data:`FIELDS` order.
+        """The record as JSON-ready values, keys in :data:`~bakersdozen.records.FIELDS` order.
 
         ``verdict`` is the lower-case name (``"solved"``, ``"unsolvable"``,
         ``"unknown"``); ``optimal`` (a bool) and ``lower_bound`` (an int)
-        follow the :data:`FIELDS` when known and are left out when None
+        follow the :data:`~bakersdozen.records.FIELDS` when known and are left out when None
         (CSV files do not carry them); ``deadlock`` (a list of card names
         such as ``"5C"``) follows when not empty; ``method`` follows when it is
         not ``"dfs"`` (so that the records of the default search read as
         before); ``moves`` is a list of move objects
-        (:func:`move_to_json`), last, and is left out when None.
+        (:func:`~bakersdozen.records.move_to_json`), last, and is left out when None.
         """
         result: dict[str, object] = {
             "deal": self.deal,

@@ -179,7 +179,7 @@ def replay_html(deal: Deal, moves: Iterable[Move | str], *, title: str | None = 
         The starting position (any number of columns, any foundations).
     moves : iterable of Move or str
         The moves in order, e.g. ``solve(deal).moves`` or the result of
-        :func:`read_moves`; a str is read with :meth:`Move.from_text`.
+        :func:`~bakersdozen.records.read_moves`; a str is read with :meth:`Move.from_text`.
         Every move is checked with :func:`check` first.
     title : str, optional
         The heading, e.g. ``"PySol deal 24"`` (escaped).  The default is

@@ -9,9 +9,9 @@ generator, the checker and the engine are all given a :class:`Rules`;
 none of them has the numbers of Baker's Dozen wired in.
 
 The rules of every knob are described in ``docs/rules.md``.  Presets are
-found by name with :func:`find_rules` (names in Freecell Solver's
+found by name with :func:`~bakersdozen.find_rules` (names in Freecell Solver's
 snake_case style, e.g. ``"bakers_dozen"``); a knob can be changed on top
-of any preset with :meth:`Rules.replace`.
+of any preset with :meth:`Rules.replace <bakersdozen.Rules.replace>`.
 """
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ class Rules:
         Whether the top card of a foundation may come back onto the tableau.
     pysol_id : int or None
         The PySol game id whose deal numbers :meth:`Deal.pysol
-        <bakersdozen.model.Deal.pysol>` reproduces (31 for Baker's Dozen),
+        <bakersdozen.Deal.pysol>` reproduces (31 for Baker's Dozen),
         None for rules whose layout PySol does not deal.  Not a knob:
         :meth:`replace` keeps it while the layout knobs (``columns``,
         ``cards_per_column``, ``start_aces``, ``kings``) are the preset's,

@@ -23,7 +23,7 @@ DEFAULT_MEMORY_MB: Final = 512
 class Verdict(enum.Enum):
     """The outcome of a solve: a win found, no win possible, or not decided."""
 
-    #: A winning line was found (:attr:`Solution.moves`).
+    #: A winning line was found (``Solution.moves``).
     SOLVED = "solved"
     #: The search explored every reachable position: no line wins.
     UNSOLVABLE = "unsolvable"
@@ -54,14 +54,14 @@ class Solution:
     rounds : int
         Restart rounds the search ran (docs/engine.md, "The search").
     optimal : bool
-        True when no winning line is shorter than :attr:`moves` (proven:
+        True when no winning line is shorter than ``moves`` (proven:
         by the shortest search, or because the line meets
-        :attr:`lower_bound`); False when SOLVED without that proof, or not
+        ``lower_bound``); False when SOLVED without that proof, or not
         SOLVED.
     lower_bound : int
         Moves every winning line from the deal needs at least (proven;
         docs/engine.md, "Shortest lines"); equal to ``len(moves)`` when
-        :attr:`optimal`; 0 when not SOLVED.
+        *optimal*; 0 when not SOLVED.
     deadlock : tuple of Card
         When UNSOLVABLE because the position itself is deadlocked: the
         cards that can never move, in card order (each has a lower card of

@@ -1,10 +1,11 @@
-"""Solving: :func:`solve` turns a :class:`Deal` into a :class:`Solution`.
+"""Solving: :func:`~bakersdozen.solve` turns a :class:`~bakersdozen.Deal` into a
+:class:`~bakersdozen.Solution`.
 
 This is the only library module that talks to the compiled engine
-(:mod:`bakersdozen._position`, :mod:`bakersdozen._search`).  The engine
+(``bakersdozen._position``, ``bakersdozen._search``).  The engine
 decides the deal; this module checks the arguments and the rules, picks
 the search method by name (:data:`SEARCH_METHODS`), translates between the
-engine's card indices and :class:`Card`/:class:`Move` values, strips
+engine's card indices and :class:`~bakersdozen.Card`/:class:`~bakersdozen.Move` values, strips
 pointless moves from the winning line, and replays it with the independent
 checker before returning it.
 
@@ -367,15 +368,15 @@ class LayersSearch:
         return status, raw, nodes + more, rounds + more_rounds, stored
 
 
-#: The search methods :func:`solve` can use, by name.  ``"dfs"``: the
+#: The search methods :func:`~bakersdozen.solve` can use, by name.  ``"dfs"``: the
 #: portfolio depth-first search (restart rounds, then a proof phase) with a
 #: transposition table (docs/engine.md); it decides a deal (a win, or a
 #: proof that none exists) and its winning lines are not the shortest.
-#: ``"shortest"``: :class:`ShortestSearch`, the same decision, then IDA*
+#: ``"shortest"``: ``ShortestSearch``, the same decision, then IDA*
 #: for a winning line with the fewest moves, proven minimal (docs/engine.md,
 #: "Shortest lines"); Baker's Dozen's play only (:data:`SHORTEST_PLAY`).
-#: ``"proof"``: :class:`ProofSearch`, the proof phase of ``"dfs"`` alone,
-#: from the start.  ``"layers"``: :class:`LayersSearch`, every reachable
+#: ``"proof"``: ``ProofSearch``, the proof phase of ``"dfs"`` alone,
+#: from the start.  ``"layers"``: ``LayersSearch``, every reachable
 #: position layer by layer: the quickest and leanest proofs of unsolvable
 #: deals, no way to win one.
 SEARCH_METHODS: Final[Mapping[str, _SearchMethod]] = MappingProxyType({
@@ -471,7 +472,7 @@ def perft(deal: Deal, depth: int, *, rules: Rules | str | None = None) -> int:
     ----------
     deal : Deal
     depth : int
-        Moves per sequence, 0 to :data:`MAX_PERFT_DEPTH` (0 counts the
+        Moves per sequence, 0 to ``MAX_PERFT_DEPTH`` (0 counts the
         empty sequence: 1).
     rules : Rules, str or None
         The rules to play by (a preset name is looked up); None for
@@ -591,19 +592,19 @@ def solve(
         (:func:`bakersdozen.check`) before returning it (default).
     rules : Rules, str or None
         The rules to play by (a preset name is looked up with
-        :func:`~bakersdozen.rules.find_rules`); None (the default) for
+        :func:`~bakersdozen.find_rules`); None (the default) for
         ``deal.rules``.
     method : str
-        The search, by name: a key of :data:`SEARCH_METHODS`: ``"dfs"``,
+        The search, by name: a key of :data:`~bakersdozen.solver.SEARCH_METHODS`: ``"dfs"``,
         the portfolio depth-first search of docs/engine.md, or
         ``"shortest"``, the same followed by IDA* for a line with the
         fewest moves (the limits cover both; a line cut short by a limit is
-        the depth-first one, with :attr:`Solution.optimal` False and the
-        proven :attr:`Solution.lower_bound`).  ``"shortest"`` plays
-        Baker's Dozen's play knobs only (:data:`SHORTEST_PLAY`; any layout).
+        the depth-first one, with ``Solution.optimal`` False and the
+        proven ``Solution.lower_bound``).  ``"shortest"`` plays
+        Baker's Dozen's play knobs only (:data:`~bakersdozen.solver.SHORTEST_PLAY`; any layout).
         ``"proof"``: the complete search alone, without the restart rounds
-        (:class:`ProofSearch`).  ``"layers"``: every reachable position,
-        layer by layer (:class:`LayersSearch`): the quickest and leanest
+        (``ProofSearch``).  ``"layers"``: every reachable position,
+        layer by layer (``LayersSearch``): the quickest and leanest
         proof of an unsolvable deal, no way to win one; Baker's Dozen's
         play knobs only.
 

@@ -4,7 +4,8 @@ The parts, each its own module:
 
 - :mod:`~bakersdozen.survey.tasks`: deal ranges (streamed), boards files,
   what one task is;
-- :mod:`~bakersdozen.survey.runner`: :func:`survey` and :func:`run`, which
+- :mod:`~bakersdozen.survey.runner`: :func:`~bakersdozen.survey.runner.survey` and
+  :func:`~bakersdozen.survey.runner.run`, which
   run tasks on any :class:`concurrent.futures.Executor`;
 - :mod:`~bakersdozen.survey.workers`: the default executors (worker
   processes that die with the survey, or this process);
@@ -13,11 +14,11 @@ The parts, each its own module:
   torn last line, resume; the latest record of a deal wins).
 
 The record is :class:`bakersdozen.records.Record` and the summary
-:func:`bakersdozen.stats.summarize`, both shared with ``solve --json`` and
+:func:`bakersdozen.summarize`, both shared with ``solve --json`` and
 ``bench``.  The file format is described in ``docs/survey.md``.
 
 For 0.1.0 compatibility this module can be called: ``bakersdozen.survey(deals,
-...)`` is :func:`bakersdozen.survey.survey`.
+...)`` is :func:`bakersdozen.survey.runner.survey`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Survey files: records as JSON Lines or CSV lines, and back.
 
-JSON Lines: one :meth:`~bakersdozen.records.Record.to_json` object a line.
+JSON Lines: one :meth:`~bakersdozen.Record.to_json` object a line.
 CSV: a header row of :data:`~bakersdozen.records.FIELDS`, then one row a
 record; an empty field is None, ``moves`` holds the JSON list of move
 objects.  Files written by 0.1.0 (no ``game`` column, moves as

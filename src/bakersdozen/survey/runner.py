@@ -188,7 +188,7 @@ def survey(
     Parameters
     ----------
     deals : iterable
-        Each an int (a PySol deal number, its own id), a :class:`Deal` (its
+        Each an int (a PySol deal number, its own id), a :class:`~bakersdozen.Deal` (its
         id the board id, :func:`bakersdozen.records.board_id`), or an
         ``(id, deal)`` pair whose id has a letter in it.  Read lazily.
     jobs : int or None

@@ -33,7 +33,7 @@ __all__ = [
 
 #: One task: the deal id and the deal (a PySol number or a position).
 Task = tuple[DealId, Union[int, Deal]]
-#: What :func:`bakersdozen.survey.survey` accepts for one deal.
+#: What :func:`bakersdozen.survey.runner.survey` accepts for one deal.
 DealSpec = Union[int, Deal, tuple[Union[str, int], Union[int, Deal]]]
 
 _ITEM: Final = re.compile(r"(\d+)(?:\s*-\s*(\d+))?")
@@ -143,12 +143,12 @@ class DealRange:
 
 
 def parse_deal_range(text: str) -> list[int]:
-    """The deals of ``DealRange(text)`` as a list (for short ranges; see :class:`DealRange`).
+    """The deals of ``DealRange(text)`` as a list (for short ranges; see :class:`.DealRange`).
 
     Raises
     ------
     ParseError
-        As :class:`DealRange`.
+        As :class:`~bakersdozen.survey.tasks.DealRange`.
     """
     return list(DealRange(text))
 
@@ -265,7 +265,7 @@ def read_boards(path: str, rules: Rules = BAKERS_DOZEN) -> list[tuple[str, Deal]
 
 
 def normalise(item: DealSpec) -> Task:
-    """The task for one item given to :func:`bakersdozen.survey.survey`.
+    """The task for one item given to :func:`bakersdozen.survey.runner.survey`.
 
     Raises
     ------
