@@ -9,8 +9,9 @@ in git).  ``table`` reads those files and prints a Markdown table: solved,
 unsolvable, unknown, the winnability over the decided deals with its 95 %
 Wilson score interval (:func:`bakersdozen.stats.wilson_interval`), and the
 node budget the records were made with; with ``--csv`` it also writes each
-configuration's per-deal table as ``results/<name>_<DEALS>.csv.gz``
-(``make_table.py``'s format).
+preset's published table, ``src/bakersdozen/tables/<name>.csv.gz``
+(``make_table.py``'s format): the survey's records replace the table's rows
+deal by deal and extend it to new deals.
 
 The configurations are the presets of :mod:`bakersdozen.rules` and, on top of
 Baker's Dozen, each house rule alone, plus the two rule sets that Solvitaire's
@@ -26,11 +27,13 @@ import sys
 from pathlib import Path
 
 from bakersdozen.records import latest
+from bakersdozen.rules import PRESETS
 from bakersdozen.stats import summarize
 from bakersdozen.survey import read_records
 
 HERE = Path(__file__).resolve().parent
 WORK = HERE / "work"
+TABLES = HERE.parent / "src" / "bakersdozen" / "tables"
 
 # name -> (what it is, the survey's rule flags)
 CONFIGS: dict[str, tuple[str, list[str]]] = {
@@ -90,11 +93,12 @@ def table(deals: str, write_csv: bool) -> None:
             rate = f"{100 * s.winnability:.1f} % ({100 * low:.1f}–{100 * high:.1f})"
         print(f"| {title} (`{name}`) | {s.total} | {s.solved} | {s.unsolvable} | "
               f"{s.unknown} | {rate} | {budget} |")
-        if write_csv:
+        if write_csv and name in PRESETS:
             sys.path.insert(0, str(HERE))
             from make_table import main as make_csv
 
-            make_csv(str(path), str(HERE / f"{name}_{deals}.csv.gz"))
+            table = TABLES / f"{name}.csv.gz"
+            make_csv(*([str(table)] if table.exists() else []), str(path), str(table))
 
 
 def main() -> None:

@@ -1,19 +1,25 @@
-"""Turn a survey file into the published table: ``python results/make_table.py SURVEY OUT.csv.gz``.
+"""Turn survey files into a published table: ``python results/make_table.py SURVEY... OUT.csv.gz``.
 
-SURVEY is a survey's JSON Lines file (the append-only log: the latest
+Each SURVEY is a survey's JSON Lines file (the append-only log: the latest
 record of a deal wins, so a --retry-unknown pass replaces the unknowns it
-decided).  OUT is a gzip-compressed CSV, one row per deal in deal order:
+decided), or an earlier published table (a ``.csv.gz`` of this format),
+whose rows the surveys after it replace deal by deal: that is how a table is
+extended to more deals.  OUT is a gzip-compressed CSV, one row per deal in
+deal order:
 
     deal,verdict,positions,seconds,length
 
 ``positions`` is the record's ``nodes`` (positions generated), ``length``
 the winning line's moves (empty unless solved).  The gzip header carries
-no name or time, so the same survey gives the same bytes.  Then it prints
-the lists the README needs: the unsolvable and unknown deals.
+no name or time, so the same input gives the same bytes.  The published
+tables live in the package, ``src/bakersdozen/tables/<preset>.csv.gz``
+(``bakersdozen.winnable`` reads them).  Then it prints the lists the README
+needs: the unsolvable and unknown deals.
 """
 
 from __future__ import annotations
 
+import csv
 import gzip
 import io
 import sys
@@ -21,23 +27,46 @@ import sys
 from bakersdozen.records import latest
 from bakersdozen.survey import read_records
 
+HEADER = "deal,verdict,positions,seconds,length"
 
-def main(survey: str, out: str) -> None:
-    records = latest(read_records(survey))
-    text = io.StringIO()
-    text.write("deal,verdict,positions,seconds,length\n")
-    for deal in sorted(records):
-        r = records[deal]
+
+def _rows(path: str) -> dict[int, str]:
+    """deal -> its CSV row (without the newline), from a table or a survey file."""
+    if path.endswith(".csv.gz"):
+        with gzip.open(path, "rt", newline="") as handle:
+            reader = csv.reader(handle)
+            if ",".join(next(reader)) != HEADER:
+                raise SystemExit(f"{path}: not a published table (header {HEADER!r})")
+            return {int(row[0]): ",".join(row) for row in reader}
+    rows = {}
+    for deal, r in latest(read_records(path)).items():
         length = "" if r.length is None else str(r.length)
-        text.write(f"{deal},{r.verdict.value},{r.nodes},{r.seconds:.6f},{length}\n")
+        rows[deal] = f"{deal},{r.verdict.value},{r.nodes},{r.seconds:.6f},{length}"
+    return rows
+
+
+def main(*paths: str) -> None:
+    if len(paths) < 2:
+        raise SystemExit(__doc__.splitlines()[0])
+    *sources, out = paths
+    rows: dict[int, str] = {}
+    for source in sources:
+        rows.update(_rows(source))
+    deals = sorted(rows)
+    if deals != list(range(deals[0], deals[0] + len(deals))):
+        raise SystemExit(f"the deals {deals[0]}-{deals[-1]} have gaps: a table has none")
+    text = io.StringIO()
+    text.write(HEADER + "\n")
+    for deal in deals:
+        text.write(rows[deal] + "\n")
     with open(out, "wb") as raw, gzip.GzipFile(
         filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9
     ) as handle:
         handle.write(text.getvalue().encode("ascii"))
     for verdict in ("unsolvable", "unknown"):
-        deals = [d for d in sorted(records) if records[d].verdict.value == verdict]
-        print(f"{verdict} ({len(deals)}): {', '.join(map(str, deals))}")
+        listed = [d for d in deals if rows[d].split(",")[1] == verdict]
+        print(f"{verdict} ({len(listed)}): {', '.join(map(str, listed))}")
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    main(*sys.argv[1:])

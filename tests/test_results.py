@@ -1,4 +1,4 @@
-"""The published tables (results/): a fixed sample of each table's rows, solved again, gives the same verdicts.
+"""The published tables (shipped in the package, bakersdozen/tables/; results/README.md): a fixed sample of each table's rows, solved again, gives the same verdicts.
 
 The sample: up to 5 unsolvable deals drawn with a fixed seed among those
 proved in under 1,000,000 positions, and 5 solved deals among those solved
@@ -13,22 +13,23 @@ from __future__ import annotations
 import csv
 import gzip
 import random
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from bakersdozen import Deal, Verdict, check, solve
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
+RESULTS = Path(str(resources.files("bakersdozen").joinpath("tables")))
 
 #: file -> (game, first deal, last deal)
 TABLES = {
-    "bakers_dozen_1-100000.csv.gz": ("bakers_dozen", 1, 100_000),
-    "good_measure_1-10000.csv.gz": ("good_measure", 1, 10_000),
-    "spanish_patience_1-10000.csv.gz": ("spanish_patience", 1, 10_000),
-    "spanish_patience_ii_1-10000.csv.gz": ("spanish_patience_ii", 1, 10_000),
-    "portuguese_solitaire_1-10000.csv.gz": ("portuguese_solitaire", 1, 10_000),
-    "castles_in_spain_1-10000.csv.gz": ("castles_in_spain", 1, 10_000),
+    "bakers_dozen.csv.gz": ("bakers_dozen", 1, 100_000),
+    "good_measure.csv.gz": ("good_measure", 1, 10_000),
+    "spanish_patience.csv.gz": ("spanish_patience", 1, 10_000),
+    "spanish_patience_ii.csv.gz": ("spanish_patience_ii", 1, 10_000),
+    "portuguese_solitaire.csv.gz": ("portuguese_solitaire", 1, 10_000),
+    "castles_in_spain.csv.gz": ("castles_in_spain", 1, 10_000),
 }
 
 

@@ -22,6 +22,9 @@ The public API (the rules and formats are described in the repository's ``docs/`
 - :func:`survey`, :func:`summarize`, :class:`Summary`,
   :func:`parse_deal_range`: many deals at once (:mod:`bakersdozen.survey`,
   loaded on first use);
+- :func:`winnable`, :func:`winnable_deals`, :class:`Winnability`: winnable
+  deal numbers from the published tables shipped with the package
+  (:mod:`bakersdozen.winnability`, loaded on first use);
 - :class:`BakersDozenError`, :class:`ParseError`, :class:`IllegalMoveError`.
 
 Importing the package loads neither the command line nor the survey.
@@ -67,6 +70,9 @@ __all__ = [
     "Summary",
     "summarize",
     "parse_deal_range",
+    "winnable",
+    "winnable_deals",
+    "Winnability",
     "BakersDozenError",
     "ParseError",
     "IllegalMoveError",
@@ -83,6 +89,9 @@ _LAZY = {
     "summarize": ("bakersdozen.stats", "summarize"),
     "Summary": ("bakersdozen.stats", "Summary"),
     "parse_deal_range": ("bakersdozen.survey.tasks", "parse_deal_range"),
+    "winnable": ("bakersdozen.winnability", "winnable"),
+    "winnable_deals": ("bakersdozen.winnability", "winnable_deals"),
+    "Winnability": ("bakersdozen.winnability", "Winnability"),
 }
 
 

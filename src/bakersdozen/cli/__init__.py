@@ -1,6 +1,6 @@
 """The ``bakersdozen`` command line: a layer on top of the library.
 
-One module per command (:mod:`.deal`, :mod:`.show`, :mod:`.solve`,
+One module per command (:mod:`.deal`, :mod:`.deals`, :mod:`.show`, :mod:`.solve`,
 :mod:`.hint`, :mod:`.review`, :mod:`.replay`, :mod:`.survey`, :mod:`.report`,
 :mod:`.bench`), each with ``HELP``, ``add_arguments(parser)``
 and ``run(args) -> exit status``; :mod:`._common` holds what they share.
@@ -40,6 +40,7 @@ __all__ = ["main", "build_parser", "COMMANDS", "Terminated"]
 #: command being run is imported.
 COMMANDS: dict[str, str] = {
     "deal": "print PySol deal N as board text",
+    "deals": "print winnable (or unsolvable, unknown) PySol deal numbers from the published tables",
     "show": "read a board file and print it as a tableau",
     "solve": "solve a board file or a PySol deal",
     "hint": "print the next move of a winning line from a position (board file)",
