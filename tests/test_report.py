@@ -228,7 +228,7 @@ def test_a_published_table_gzipped(tmp_path: Path) -> None:
 
 
 def test_the_shipped_table(tmp_path: Path) -> None:
-    table = ROOT / "results" / "bakers_dozen_1-100000.csv.gz"
+    table = ROOT / "src" / "bakersdozen" / "tables" / "bakers_dozen.csv.gz"
     if not table.exists():
         pytest.skip(f"{table} is not in this checkout")
     with gzip.open(table, "rt", newline="") as handle:
