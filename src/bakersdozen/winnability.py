@@ -1,7 +1,7 @@
 """Winnable deals on demand: the published tables, shipped with the package.
 
 Each preset of the family has a table of PySol deal numbers (PySolFC's
-numbering, each deal dealt by its game's own rule, :meth:`Deal.pysol`) with
+numbering, each deal dealt by its game's own rule, :meth:`~bakersdozen.Deal.pysol`) with
 the verdict a survey reached for it: ``bakersdozen/tables/<preset>.csv.gz``,
 one row per deal in deal order, ``deal,verdict,positions,seconds,length``.
 How each table was made (commands, commit, passes) is in the repository's
@@ -10,12 +10,12 @@ independent checker replayed; *unsolvable* rows were proved by a complete
 search; *unknown* rows were left undecided by every budget tried and are
 never offered as winnable.
 
-- :func:`winnable` answers for one deal number: from the table where it
+- :func:`~bakersdozen.winnable` answers for one deal number: from the table where it
   covers the number, otherwise by solving the deal (the answer says which).
-- :func:`winnable_deals` lists winnable deal numbers, all of a range in
+- :func:`~bakersdozen.winnable_deals` lists winnable deal numbers, all of a range in
   order or a seeded random sample without repeats, for a program's
   "winnable deals only" mode.
-- :func:`table_range` gives the deals a preset's table covers.
+- :func:`~bakersdozen.winnability.table_range` gives the deals a preset's table covers.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class Winnability:
     deal : int
         The PySol deal number (PySolFC's numbering).
     game : str
-        The preset's name (:attr:`Rules.name`).
+        The preset's name (``Rules.name``).
     verdict : Verdict
         ``SOLVED`` (winnable: a winning line was found and replayed by the
         independent checker), ``UNSOLVABLE`` (proved by a complete search)
@@ -189,7 +189,7 @@ def winnable(
         A preset (or its name), with its knobs as they are.
     solve_outside : bool
         Outside the table, solve the deal (default); if False, raise
-        :class:`TableError` instead.
+        :class:`~bakersdozen.winnability.TableError` instead.
     time_limit : float or None
         Seconds of wall-clock time for a solve outside the table
         (:func:`bakersdozen.solve`); None for no limit.
@@ -253,7 +253,7 @@ def winnable_deals(
         None: every such deal of the range, in increasing order.  A number:
         a random sample of that many, without repeats, in the sample's order.
     seed : int or None
-        Seed of the sample (:class:`random.Random`); the same seed, game,
+        Seed of the sample (``random.Random``); the same seed, game,
         range and count give the same numbers.  None: a fresh random sample.
     first, last : int or None
         The range of deal numbers, inclusive; None for the table's ends.

@@ -5,7 +5,7 @@ CSV: a header row of :data:`~bakersdozen.records.FIELDS`, then one row a
 record; an empty field is None, ``moves`` holds the JSON list of move
 objects.  Files written by 0.1.0 (no ``game`` column, moves as
 ``"AC 8>F"`` text) are read as well, and so are the published tables
-(``bakersdozen/tables/``, :data:`TABLE_FIELDS`): their ``positions`` are the records'
+(``bakersdozen/tables/``, ``TABLE_FIELDS``): their ``positions`` are the records'
 ``nodes``; they record no game, so a table's game is the preset its file
 name starts with (``good_measure.csv.gz``), else Baker's Dozen.
 """
