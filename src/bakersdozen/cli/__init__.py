@@ -1,7 +1,8 @@
 """The ``bakersdozen`` command line: a layer on top of the library.
 
 One module per command (:mod:`.deal`, :mod:`.show`, :mod:`.solve`,
-:mod:`.hint`, :mod:`.review`, :mod:`.replay`, :mod:`.survey`, :mod:`.bench`), each with ``HELP``, ``add_arguments(parser)``
+:mod:`.hint`, :mod:`.review`, :mod:`.replay`, :mod:`.survey`, :mod:`.bench`,
+:mod:`.serve`), each with ``HELP``, ``add_arguments(parser)``
 and ``run(args) -> exit status``; :mod:`._common` holds what they share.
 No library module imports this package.  A command module imports the
 library lazily, inside ``run``, so ``bakersdozen solve`` loads neither the
@@ -46,6 +47,7 @@ COMMANDS: dict[str, str] = {
     "replay": "write a self-contained HTML page that replays a move list",
     "survey": "solve many deals, write one record per deal, summarise",
     "bench": "benchmark the solver on PySol deals (and fc-solve)",
+    "serve": "answer JSON requests (solve, hint, review...), one a line, on standard input",
 }
 
 
