@@ -10,12 +10,15 @@ import json
 import os
 import queue
 import random
+import re
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -283,3 +286,99 @@ def test_serve_in_process_answers_each_line(monkeypatch: pytest.MonkeyPatch,
     assert answers[0]["verdict"] == "unsolvable" and answers[0]["max_nodes"] == 1000
     assert answers[1]["error"]["code"] == answers[2]["error"]["code"] == "not_json"
     assert len(answers[3]["moves"]) == len(legal_moves(Deal.pysol(1)))
+
+
+# -- docs/serve.md: the schema and the examples, read back -----------------------------
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "serve.md"
+
+
+def _doc() -> str:
+    if not DOC.exists():  # an installed package without its checkout
+        pytest.skip("docs/serve.md not found")
+    return DOC.read_text(encoding="utf-8")
+
+
+def _table(heading: str) -> list[str]:
+    """The backquoted names of the first column of the table under *heading*."""
+    section = _doc().split("\n" + heading + "\n", 1)[1]
+    table = section[section.index("\n|"):].split("\n\n", 1)[0].strip().splitlines()
+    assert table[1].startswith("|---"), heading
+    rows = [line.split("`")[1] for line in table[2:]]
+    assert rows, heading
+    return rows
+
+
+def test_the_documented_schema_is_the_real_one() -> None:
+    from bakersdozen import protocol
+    from bakersdozen.analysis import hint as hint_
+    from bakersdozen.records import hint_to_json, review_to_json
+    from bakersdozen.analysis import review as review_
+
+    deal = Deal.pysol(1)
+    real_hint = hint_to_json(hint_(deal, memory_mb=MEMORY_MB), deal, time_limit=10.0,
+                             max_nodes=None, memory_mb=MEMORY_MB)
+    assert _table("### The hint object") == list(real_hint)
+    real_review = review_to_json(review_(deal, [], memory_mb=MEMORY_MB), ())
+    assert _table("### The review object") == list(real_review)
+    assert _table("## The ops and their answers") == list(protocol.OPS)
+    assert _table("### Errors") == list(protocol.ERROR_CODES)
+    fields = set().union(*(allowed for _, allowed in protocol._OPS.values()))
+    assert sorted(_table("## Requests")) == sorted(fields)
+
+
+def test_the_documented_error_is_the_real_one() -> None:
+    from bakersdozen.protocol import handle
+
+    shown = re.search(r'^\{"id": 5, "op": "hint", "error": .*\}$', _doc(), re.M)
+    assert shown, "docs/serve.md: no error example"
+    assert json.loads(shown.group(0)) == handle({"id": 5, "op": "hint", "deal": 1,
+                                                 "time_limit": 60})
+
+
+def _example_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    return env
+
+
+def _run_example(argv: list[str]) -> str:
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env=_example_env(), start_new_session=True)
+    try:
+        out, err = process.communicate(timeout=WAIT)
+        assert process.returncode == 0, err
+        return out.decode()
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait(timeout=WAIT)
+
+
+def test_the_shell_example_prints_what_the_doc_says() -> None:
+    if shutil.which("jq") is None or shutil.which("bash") is None:
+        pytest.skip("bash and jq are needed")
+    text = _doc()
+    script = re.search(r"```sh\n(printf .*?)```", text, re.S)
+    printed = re.search(r"\nprints\n\n```\n(.*?)```", text, re.S)
+    assert script and printed
+    if not os.path.exists(os.path.join(os.path.dirname(sys.executable), "bakersdozen")):
+        pytest.skip("no bakersdozen script beside the interpreter")
+    assert _run_example(["bash", "-c", "set -o pipefail; " + script.group(1)]) == printed.group(1)
+
+
+def test_the_javascript_example_prints_what_the_doc_says(tmp_path: Path) -> None:
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.skip("node is needed")
+    if not os.path.exists(os.path.join(os.path.dirname(sys.executable), "bakersdozen")):
+        pytest.skip("no bakersdozen script beside the interpreter")
+    text = _doc()
+    script = re.search(r"```js\n(.*?)```", text, re.S)
+    printed = re.search(r"prints `(\d+ legal moves; hint: .*?)`\.", text, re.S)
+    assert script and printed
+    client = tmp_path / "client.js"
+    client.write_text(script.group(1), encoding="utf-8")
+    assert " ".join(_run_example([node, str(client)]).split()) == " ".join(printed.group(1).split())

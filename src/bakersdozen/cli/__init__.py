@@ -8,7 +8,7 @@ No library module imports this package.  A command module imports the
 library lazily, inside ``run``, so ``bakersdozen solve`` loads neither the
 survey nor the benchmark.
 
-Exit status: 0 success; 1 unsolvable (``solve``), lost (``hint``,
+Exit status: 0 success (``serve``: the end of its input); 1 unsolvable (``solve``), lost (``hint``,
 ``review``) or a worker process died
 (``survey``, ``bench``); 2 bad input, or a file or the output that cannot
 be read or written; 3 unknown (``solve``, ``hint``, ``review``: a limit

@@ -13,6 +13,8 @@ the requests and responses.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from typing import IO
 
 from ._common import EXIT_OK, memory_mb, positive_int, time_limit
 
@@ -40,24 +42,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _lines(stream: object, limit: int):  # type: ignore[no-untyped-def]
-    """``(line, truncated)`` for each line of *stream* (bytes), at most *limit* bytes kept.
+def _lines(stream: IO[bytes] | IO[str], limit: int) -> Iterator[tuple[bytes, bool]]:
+    """``(line, truncated)`` for each line of *stream*, at most *limit* bytes of it kept.
 
     A longer line is read to its end and dropped, so that the next line
-    starts where it should; *truncated* is then True.
+    starts where it should; *truncated* is then True.  A text stream (tests
+    give StringIO) is read as UTF-8.
     """
-    readline = stream.readline  # type: ignore[attr-defined]
     while True:
-        line = readline(limit + 1)
-        if not line:
+        read = stream.readline(limit + 1)
+        if not read:
             return
-        if isinstance(line, str):  # a text stream (tests give StringIO)
-            line = line.encode("utf-8", "surrogateescape")
+        line = read.encode("utf-8", "surrogateescape") if isinstance(read, str) else read
         truncated = len(line) > limit and not line.endswith(b"\n")
         if truncated:
             while True:
-                rest = readline(1 << 16)
-                if not rest or rest.endswith(b"\n" if isinstance(rest, bytes) else "\n"):
+                rest = stream.readline(1 << 16)
+                if not rest or rest[-1:] in (b"\n", "\n"):
                     break
             line = line[:limit]
         yield line.rstrip(b"\r\n"), truncated
