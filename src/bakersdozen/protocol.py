@@ -3,13 +3,13 @@
 A request is a JSON object; a response is a JSON object.  This module
 turns the one into the other and does nothing else: it reads no stream,
 opens no socket, writes nothing.  ``bakersdozen serve --stdio``
-(:mod:`bakersdozen.cli.serve`) carries requests and responses as lines of
+(``bakersdozen.cli.serve``) carries requests and responses as lines of
 standard input and output; another transport (HTTP) can carry the same
 objects.  The protocol is described for its users in ``docs/serve.md``.
 
 - :func:`handle` takes a decoded request (any Python value, as
-  :func:`json.loads` makes it) and returns the response, a dict ready for
-  :func:`json.dumps`.
+  ``json.loads`` makes it) and returns the response, a dict ready for
+  ``json.dumps``.
 - :func:`handle_line` takes the raw bytes of one request (a line, a
   request body), decodes them under the limits of :data:`MAX_LINE_BYTES`
   and friends, and returns the response.
@@ -21,7 +21,7 @@ one response, an error object when the request cannot be answered
 read.  Only ``KeyboardInterrupt`` and other ``BaseException`` that are not
 ``Exception`` (the transport's signals) go through.
 
-Every search is bounded: :class:`Limits` holds the server's maximum time,
+Every search is bounded: :class:`~bakersdozen.protocol.Limits` holds the server's maximum time,
 positions and memory per request; a request may ask for less, never for
 more (it is refused, saying so), and gets the maximum when it asks for
 nothing.
@@ -558,7 +558,7 @@ def handle(request: object, limits: Limits = DEFAULT_LIMITS) -> dict[str, object
     Parameters
     ----------
     request : object
-        A JSON value as :func:`json.loads` makes it; a request is an
+        A JSON value as ``json.loads`` makes it; a request is an
         object (dict) with ``"op"`` (one of :data:`OPS`), an optional
         ``"id"`` (a string of at most :data:`MAX_ID_CHARS` characters or an
         integer in -2**63..2**63-1, echoed), the position (``"position"``:

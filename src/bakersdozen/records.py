@@ -568,8 +568,8 @@ def hint_to_json(
     Returns
     -------
     dict
-        Keys in this order (``docs/serve.md``): ``verdict`` (:data:`WINNABLE`,
-        :data:`WON`, :data:`LOST` or :data:`UNKNOWN`), ``move`` (the next
+        Keys in this order (``docs/serve.md``): ``verdict`` (``WINNABLE``,
+        ``WON``, ``LOST`` or ``UNKNOWN``), ``move`` (the next
         move, :func:`move_to_json`, or None), ``reason`` (the limit that
         stopped an unknown, else None), ``deadlock`` (the cards that can
         never move when the deadlock test proved the position lost, else
@@ -600,9 +600,9 @@ def hint_to_json(
 def review_verdict(result: Review) -> str:
     """The answer of a review in one word, the one its exit status gives.
 
-    :data:`WON` (every card home), :data:`WINNABLE` (still), :data:`LOST`
+    ``WON`` (every card home), ``WINNABLE`` (still), ``LOST``
     (a move lost the game, or the deal never could be won; proven) or
-    :data:`UNKNOWN` (a limit left the losing move undecided).
+    ``UNKNOWN`` (a limit left the losing move undecided).
     """
     if result.won:
         return WON
@@ -627,7 +627,7 @@ def review_to_json(result: Review, played: Sequence[Move]) -> dict[str, object]:
     -------
     dict
         Keys in this order (``docs/serve.md``): ``verdict``
-        (:func:`review_verdict`), ``losing_move`` (1-based number of the
+        (``review_verdict``), ``losing_move`` (1-based number of the
         move that lost the game, as ``review`` prints it, or None),
         ``played`` (that move, :func:`move_to_json`, or None),
         ``alternative`` (a winning line from the position before it, ``[]``
