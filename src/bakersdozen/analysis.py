@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from .check import check
 from .errors import IllegalMoveError, ParseError
 from .model import Deal, Move
-from .rules import Rules, find_rules
+from .rules import Rules
 from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
-from .solver import plays_shortest, solve
+from .solver import _check_limit, plays_shortest, position_of, solve, time_limit_seconds
 
 __all__ = ["Hint", "hint", "Review", "review"]
 
@@ -69,7 +69,11 @@ class Hint:
 
 
 def _limits(time_limit: float | None, max_nodes: int | None, memory_mb: float) -> dict[str, object]:
-    return {"time_limit": time_limit, "max_nodes": max_nodes, "memory_mb": memory_mb}
+    """The limits of each solve, checked as :func:`solve` checks them (before any replay)."""
+    _check_limit("max_nodes", max_nodes, integral=True)
+    _check_limit("memory_mb", memory_mb, optional=False)
+    return {"time_limit": time_limit_seconds(time_limit), "max_nodes": max_nodes,
+            "memory_mb": memory_mb}
 
 
 def hint(
@@ -113,16 +117,19 @@ def hint(
 
     Raises
     ------
-    TypeError, ValueError
-        For arguments of the wrong type or out of range (as :func:`solve`).
+    TypeError
+        For arguments of the wrong type (as :func:`solve`).
+    ArgumentError
+        A ValueError: for a limit out of range (as :func:`solve`).
     RulesError
-        If *rules* names no game, or the engine does not play it.
+        If *rules* names no game, or *position* is not a position of it.
     """
     if not isinstance(position, Deal):
         raise TypeError(f"hint() needs a Deal, not {type(position).__name__}")
-    if rules is not None:
-        position = position.with_rules(find_rules(rules))
-    solution = solve(position, **_limits(time_limit, max_nodes, memory_mb))  # type: ignore[arg-type]
+    limits = _limits(time_limit, max_nodes, memory_mb)
+    time_limit = time_limit_seconds(time_limit)
+    position = position_of(position, rules)
+    solution = solve(position, **limits)  # type: ignore[arg-type]
     if (solution.verdict is Verdict.SOLVED and solution.moves and not solution.optimal
             and plays_shortest(position.rules)):
         seconds = HINT_SHORTEST_SECONDS
@@ -265,12 +272,17 @@ def review(
         At the first move that cannot be played or read; the message names
         it (1-based) and gives the reason; ``.index`` is 0-based.
     TypeError
-        If *deal* is not a Deal, or *moves* is a single str or not iterable.
+        If *deal* is not a Deal, *moves* is a single str or not iterable, or
+        a limit has the wrong type.
+    ArgumentError
+        A ValueError: for a limit out of range (as :func:`solve`).
+    RulesError
+        If *rules* names no game, or *deal* is not a position of it.
     """
     if not isinstance(deal, Deal):
         raise TypeError(f"review() needs a Deal, not {type(deal).__name__}")
-    if rules is not None:
-        deal = deal.with_rules(find_rules(rules))
+    limits = _limits(time_limit, max_nodes, memory_mb)
+    deal = position_of(deal, rules)
     played = _as_moves(moves)
     # Every position of the game, checked by the independent replay.
     positions = [deal]
@@ -282,7 +294,6 @@ def review(
             raise IllegalMoveError(
                 f"move {index + 1} {str(move)!r} cannot be played: {reason}", index
             ) from None
-    limits = _limits(time_limit, max_nodes, memory_mb)
     cache: dict[int, Solution] = {}
 
     def verdict(k: int) -> Solution:
