@@ -22,7 +22,9 @@ from .errors import IllegalMoveError, ParseError
 from .model import Deal, Move
 from .rules import Rules
 from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
-from .solver import _check_limit, plays_shortest, position_of, solve, time_limit_seconds
+from .solver import (
+    Progress, _check_limit, plays_shortest, position_of, solve, time_limit_seconds,
+)
 
 __all__ = ["Hint", "hint", "Review", "review"]
 
@@ -83,6 +85,7 @@ def hint(
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     max_nodes: int | None = None,
     memory_mb: float = DEFAULT_MEMORY_MB,
+    progress: Progress | None = None,
 ) -> Hint:
     """The next move of a winning line from *position*, or a proof that there is none.
 
@@ -108,6 +111,9 @@ def hint(
         Positions the search may generate; None for no limit.
     memory_mb : float
         MiB for the transposition table.
+    progress : callable or None
+        Given to each :func:`solve` (its *progress*): ``progress(nodes,
+        bytes)`` a few times a second; each search counts from 0.
 
     Returns
     -------
@@ -129,7 +135,7 @@ def hint(
     limits = _limits(time_limit, max_nodes, memory_mb)
     time_limit = time_limit_seconds(time_limit)
     position = position_of(position, rules)
-    solution = solve(position, **limits)  # type: ignore[arg-type]
+    solution = solve(position, progress=progress, **limits)  # type: ignore[arg-type]
     if (solution.verdict is Verdict.SOLVED and solution.moves and not solution.optimal
             and plays_shortest(position.rules)):
         seconds = HINT_SHORTEST_SECONDS
@@ -137,7 +143,7 @@ def hint(
             seconds = min(seconds, time_limit)
         shortest = solve(
             position, time_limit=seconds, max_nodes=max_nodes, memory_mb=min(memory_mb, 64.0),
-            method="shortest",
+            method="shortest", progress=progress,
         )
         if shortest.solved and shortest.optimal:
             solution = shortest
@@ -247,6 +253,7 @@ def review(
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     max_nodes: int | None = None,
     memory_mb: float = DEFAULT_MEMORY_MB,
+    progress: Progress | None = None,
 ) -> Review:
     """Replay a played game and find the first move after which it could not be won.
 
@@ -261,6 +268,8 @@ def review(
         The game; None for ``deal.rules``.
     time_limit, max_nodes, memory_mb
         Limits of each solve (as :func:`hint`).
+    progress : callable or None
+        Given to each solve (as :func:`hint`).
 
     Returns
     -------
@@ -298,7 +307,7 @@ def review(
 
     def verdict(k: int) -> Solution:
         if k not in cache:
-            cache[k] = solve(positions[k], **limits)  # type: ignore[arg-type]
+            cache[k] = solve(positions[k], progress=progress, **limits)  # type: ignore[arg-type]
         return cache[k]
 
     n = len(played)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final, Protocol
 
@@ -36,7 +36,7 @@ from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
 
 __all__ = [
     "Verdict", "Solution", "solve", "deadlock", "legal_moves", "perft", "SEARCH_METHODS",
-    "play_rules", "position_of", "time_limit_seconds",
+    "play_rules", "position_of", "time_limit_seconds", "Progress",
 ]
 
 
@@ -147,11 +147,24 @@ def _deadlock(args: tuple[list[list[int]], list[int], int, tuple[int, int, int, 
     return tuple(Card.from_index(i) for i in _position.Position(*args).deadlock())
 
 
+#: What a search calls to report how far it has got: ``progress(nodes, bytes)``,
+#: positions generated so far and bytes the search holds.
+Progress = Callable[[int, int], object]
+
+
+def _after(progress: Progress | None, nodes: int) -> Progress | None:
+    """*progress* for a second search that follows a first one of *nodes* positions."""
+    if progress is None:
+        return None
+    return lambda more, held: progress(nodes + more, held)
+
+
 class _Search(Protocol):
     """One search of one position, as a search method makes it."""
 
     def run(
-        self, *, time_limit: float = ..., max_nodes: int = ..., seed: int = ...
+        self, *, time_limit: float = ..., max_nodes: int = ..., seed: int = ...,
+        progress: Progress | None = ...,
     ) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
         """Decide the position: ``(status, moves, nodes, rounds, table_entries)``."""
         ...
@@ -231,7 +244,8 @@ class ShortestSearch:
         self.lower_bound = 0
 
     def run(
-        self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0
+        self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
+        progress: Progress | None = None,
     ) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
         """Find a shortest line: ``(status, moves, nodes, rounds, table_entries)``.
 
@@ -242,7 +256,7 @@ class ShortestSearch:
         """
         start = time.perf_counter()
         status, raw, nodes, rounds, entries = self._dfs.run(
-            time_limit=time_limit, max_nodes=max_nodes, seed=seed
+            time_limit=time_limit, max_nodes=max_nodes, seed=seed, progress=progress
         )
         del self._dfs
         if status != _search.SOLVED:
@@ -251,7 +265,8 @@ class ShortestSearch:
         left_time, left_nodes = _left(start, time_limit, max_nodes, nodes)
         ida = _shortest.ShortestSearch(*self._args, memory_mb=min(self._memory_mb, 1024.0))
         found, line, ida_nodes, bound, _iterations = ida.run(
-            time_limit=left_time, max_nodes=left_nodes, upper=len(raw)
+            time_limit=left_time, max_nodes=left_nodes, upper=len(raw),
+            progress=_after(progress, nodes),
         )
         del ida
         if found == _shortest.UNSOLVABLE:  # pragma: no cover  (the dfs line wins)
@@ -298,14 +313,16 @@ class ProofSearch:
         )
 
     def run(
-        self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0
+        self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
+        progress: Progress | None = None,
     ) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
         """Decide the position: ``(status, moves, nodes, rounds, table_entries)``.
 
         *seed* other than 0 perturbs the order's ties.
         """
         return self._dfs.run(
-            time_limit=time_limit, max_nodes=max_nodes, seed=seed, proof_share=0.0
+            time_limit=time_limit, max_nodes=max_nodes, seed=seed, proof_share=0.0,
+            progress=progress,
         )
 
 
@@ -361,7 +378,8 @@ class LayersSearch:
         self.stats: dict[str, int] = {}
 
     def run(
-        self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0
+        self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
+        progress: Progress | None = None,
     ) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
         """Decide the position: ``(status, moves, nodes, rounds, positions)``.
 
@@ -370,7 +388,7 @@ class LayersSearch:
         """
         start = time.perf_counter()
         status, raw, nodes, rounds, stored = self._layers.run(
-            time_limit=time_limit, max_nodes=max_nodes
+            time_limit=time_limit, max_nodes=max_nodes, progress=progress
         )
         self.stats = self._layers.stats
         del self._layers  # its memory goes back before the line is looked for
@@ -382,7 +400,8 @@ class LayersSearch:
         left_time, left_nodes = _left(start, time_limit, max_nodes, nodes)
         dfs = _search.DepthFirstSearch(*self._args, memory_mb=self._memory_mb)
         status, raw, more, more_rounds, _entries = dfs.run(
-            time_limit=left_time, max_nodes=left_nodes, seed=seed
+            time_limit=left_time, max_nodes=left_nodes, seed=seed,
+            progress=_after(progress, nodes),
         )
         if status == _search.UNSOLVABLE:  # pragma: no cover  (the layers reached a win)
             raise BakersDozenError("internal error: the layered search won where the default search cannot")
@@ -595,6 +614,7 @@ def solve(
     verify: bool = True,
     rules: Rules | str | None = None,
     method: str = "dfs",
+    progress: Progress | None = None,
 ) -> Solution:
     """Decide whether *deal* can be won, and how.
 
@@ -645,6 +665,14 @@ def solve(
         layer by layer (:class:`LayersSearch`): the quickest and leanest
         proof of an unsolvable deal, no way to win one; Baker's Dozen's
         play knobs only.
+    progress : callable or None
+        Called as ``progress(nodes, bytes)`` while the search runs, at most
+        five times a second (from the thread that called :func:`solve`):
+        the positions generated so far (all phases together) and the bytes
+        the search holds.  The engine calls it when it looks for signals,
+        so it costs the search nothing otherwise; what it raises, solve()
+        raises (the search stops).  The command line draws its progress
+        line with it.
 
     Returns
     -------
@@ -682,6 +710,8 @@ def solve(
         raise TypeError(f"verify must be a bool, not {verify!r}")
     if not isinstance(method, str):
         raise TypeError(f"method must be a str, not {method!r}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable or None, not {progress!r}")
     try:
         search_method = SEARCH_METHODS[method]
     except KeyError:
@@ -698,6 +728,7 @@ def solve(
         time_limit=float(time_limit or 0.0),
         max_nodes=int(max_nodes or 0),
         seed=seed,
+        progress=progress,
     )
     shortest = search if isinstance(search, ShortestSearch) else None
     del search  # the table's memory goes back at once
