@@ -191,6 +191,10 @@ BAD_TYPES: list[tuple[str, Callable[[], object], str]] = [
     ("survey jobs", lambda: _survey([1], jobs="2"), "jobs"),  # type: ignore[arg-type]
     ("survey deal", lambda: _survey([1.5], jobs=1), "deal"),  # type: ignore[list-item]
     ("hint memory_mb", lambda: bakersdozen.hint(DEAL_1, memory_mb="64"), "memory_mb"),  # type: ignore[arg-type]
+    ("find_rules", lambda: bakersdozen.find_rules(5), "str"),  # type: ignore[arg-type]
+    ("Rules bool", lambda: bakersdozen.BAKERS_DOZEN.replace(foundation_return=1), "bool"),
+    ("Deal.pysol game", lambda: Deal.pysol(1, game=5), "str"),  # type: ignore[arg-type]
+    ("deadlock rules", lambda: deadlock(DEAL_1, rules=1.5), "rules"),  # type: ignore[arg-type]
 ]
 
 
