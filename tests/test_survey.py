@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import bakersdozen
-from bakersdozen import Card, Deal, ParseError, SurveyRecord, Verdict, check, solve
+from bakersdozen import Deal, ParseError, SurveyRecord, Verdict, check, solve
 from bakersdozen.cli import main
 from bakersdozen.records import FIELDS, board_id, move_from_json
 from bakersdozen.survey.codecs import CSV_FIELDS, format_record, header, parse
@@ -511,7 +511,7 @@ def _csv_round_trip(records: list[SurveyRecord]) -> list[SurveyRecord]:
 
 
 def test_csv_round_trip_keeps_method_optimal_bound_deadlock() -> None:
-    deals = {1: Deal.pysol(1), 64: Deal.pysol(64)}
+    deals = {1: Deal.pysol(1), 64: Deal.pysol(64), 477: Deal.pysol(477)}
     records = []
     for method in ("dfs", "proof", "layers"):
         for number, deal in deals.items():
@@ -522,9 +522,8 @@ def test_csv_round_trip_keeps_method_optimal_bound_deadlock() -> None:
     shortest = solve(deals[1], memory_mb=MEMORY_MB, method="shortest")
     records.append(SurveyRecord.from_solution(1, shortest, time_limit=10.0, max_nodes=None,
                                               memory_mb=MEMORY_MB, seed=0, method="shortest"))
-    # a deadlocked deal's record carries its cards (made by hand: no dealt deal of the
-    # first thousand is deadlocked as dealt)
-    records.append(replace(records[1], deal=65, deadlock=(Card(5, 0), Card(6, 1))))
+    # deal 477 is deadlocked as dealt: its records name the cards
+    assert all(r.deadlock for r in records if r.deal == 477)
     assert {r.method for r in records} == {"dfs", "proof", "layers", "shortest"}
     assert any(r.optimal for r in records) and any(r.optimal is False for r in records)
     assert _csv_round_trip(records) == records

@@ -445,8 +445,6 @@ def _number(value: object) -> float | int:
 def _cards(value: object) -> tuple[Card, ...]:
     if value is None or value == "":
         return ()
-    if isinstance(value, str):  # a CSV cell: card names separated by spaces
-        value = value.split()
     if not isinstance(value, list) or not all(isinstance(text, str) for text in value):
         raise ValueError(f"deadlock must be a list of cards, not {value!r}")
     return tuple(Card.from_text(text) for text in value)

@@ -154,8 +154,11 @@ def parse(path: str, format: str, data: bytes) -> list[Record]:
                 raise ParseError(
                     f"{path}: line {reader.line_num}: {len(row)} fields, expected {len(names)}"
                 )
+            cells: dict[str, object] = dict(zip(names, row))
+            if cells.get("deadlock"):  # card names separated by spaces
+                cells["deadlock"] = str(cells["deadlock"]).split()
             try:
-                records.append(Record.from_json(dict(zip(names, row))))
+                records.append(Record.from_json(cells))
             except ParseError as error:
                 raise ParseError(f"{path}: line {reader.line_num}: {error}") from None
         return records
