@@ -17,11 +17,11 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
 from typing import TYPE_CHECKING, Any, Final
 
+from ..errors import ArgumentError
 from ..model import Deal
 from ..records import Record
-from ..solution import DEFAULT_MEMORY_MB
 from ..rules import BAKERS_DOZEN, Rules, RulesError
-from ..errors import ArgumentError
+from ..solution import DEFAULT_MEMORY_MB
 from ..solver import LAYERS_REFUSAL, play_rules, plays_shortest, solve, time_limit_seconds
 from .tasks import SURVEY_METHODS, DealSpec, Limits, Task, normalise
 from .workers import InlineExecutor, process_executor, stop, submit
