@@ -182,3 +182,20 @@ def test_what_progress_raises_stops_the_search() -> None:
     assert caught.value.args[0] > 0  # raised at the first report, with the count so far
     with pytest.raises(TypeError, match="progress"):
         solve(Deal.pysol(1), progress=5)  # type: ignore[arg-type]
+
+
+def test_hint_and_review_count_on_across_their_solves() -> None:
+    from bakersdozen import hint, legal_moves, review
+
+    deal = Deal.pysol(HARD)
+    first = legal_moves(deal)[0]
+    played = (first, *legal_moves(check(deal, [first]).position)[:1])
+    calls: list[int] = []
+    result = review(deal, played, time_limit=0.7, memory_mb=64,
+                    progress=lambda nodes, held: calls.append(nodes))
+    assert result.verdict is Verdict.UNKNOWN
+    assert len(calls) >= 4 and calls == sorted(calls)  # two solves or more, one count
+    calls.clear()
+    answer = hint(Deal.pysol(24), time_limit=3, memory_mb=64,
+                  progress=lambda nodes, held: calls.append(nodes))
+    assert answer.move is not None and calls == sorted(calls)

@@ -23,7 +23,7 @@ from .model import Deal, Move
 from .rules import Rules
 from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
 from .solver import (
-    Progress, _check_limit, plays_shortest, position_of, solve, time_limit_seconds,
+    Progress, _after, _check_limit, plays_shortest, position_of, solve, time_limit_seconds,
 )
 
 __all__ = ["Hint", "hint", "Review", "review"]
@@ -112,8 +112,9 @@ def hint(
     memory_mb : float
         MiB for the transposition table.
     progress : callable or None
-        Given to each :func:`solve` (its *progress*): ``progress(nodes,
-        bytes)`` a few times a second; each search counts from 0.
+        Called as ``progress(nodes, bytes)`` a few times a second while a
+        search runs (:func:`solve`'s *progress*), *nodes* counting the
+        positions of every search of this call together.
 
     Returns
     -------
@@ -143,7 +144,7 @@ def hint(
             seconds = min(seconds, time_limit)
         shortest = solve(
             position, time_limit=seconds, max_nodes=max_nodes, memory_mb=min(memory_mb, 64.0),
-            method="shortest", progress=progress,
+            method="shortest", progress=_after(progress, solution.nodes),
         )
         if shortest.solved and shortest.optimal:
             solution = shortest
@@ -269,7 +270,8 @@ def review(
     time_limit, max_nodes, memory_mb
         Limits of each solve (as :func:`hint`).
     progress : callable or None
-        Given to each solve (as :func:`hint`).
+        Called as for :func:`hint`, *nodes* counting the positions of every
+        solve of the review together.
 
     Returns
     -------
@@ -304,10 +306,13 @@ def review(
                 f"move {index + 1} {str(move)!r} cannot be played: {reason}", index
             ) from None
     cache: dict[int, Solution] = {}
+    searched = [0]  # positions of the solves so far (the progress counts on)
 
     def verdict(k: int) -> Solution:
         if k not in cache:
-            cache[k] = solve(positions[k], progress=progress, **limits)  # type: ignore[arg-type]
+            cache[k] = solve(positions[k], progress=_after(progress, searched[0]),
+                             **limits)  # type: ignore[arg-type]
+            searched[0] += cache[k].nodes
         return cache[k]
 
     n = len(played)
