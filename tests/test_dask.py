@@ -186,6 +186,32 @@ def test_cluster_gives_the_records_of_a_local_survey(cluster: Cluster) -> None:
             for n in (3266, 5143, 64, 1, 2)}
 
 
+def test_cluster_plays_each_deal_by_its_game(cluster: Cluster) -> None:
+    # Deals of every preset, and numbers dealt for rules=: the workers play
+    # each by its game, and each record names it (issue 23: every deal was
+    # played as Baker's Dozen).  Deal 1 of two games may be the same cards,
+    # so the deals carry ids of their own.
+    from bakersdozen import check
+    from bakersdozen.rules import PRESETS
+
+    deals = {f"{game}-{n}": Deal.pysol(n, game) for game in sorted(PRESETS) for n in (1, 2)}
+    with Client(cluster.address, timeout=30) as client:
+        records = list(survey(list(deals.items()), executor=client, moves=True,
+                              time_limit=None, max_nodes=NODES, memory_mb=64))
+        spanish = list(survey([1, 2, 3], executor=client, moves=True, time_limit=None,
+                              max_nodes=NODES, memory_mb=64, rules="spanish_patience"))
+    assert sorted(r.deal for r in records) == sorted(deals)
+    for record in records:
+        deal = deals[str(record.deal)]
+        assert record.game == deal.rules.name
+        if record.solved:
+            assert check(deal, record.moves or ()).won
+    assert {r.game for r in spanish} == {"spanish_patience"} and len(spanish) == 3
+    for record in spanish:
+        if record.solved:
+            assert check(Deal.pysol(int(record.deal), "spanish_patience"), record.moves or ()).won
+
+
 def test_unreachable_scheduler_then_resume(cluster: Cluster, tmp_path: Path) -> None:
     out = tmp_path / "s.jsonl"
     bad = f"tcp://127.0.0.1:{_free_port()}"

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bakersdozen import FOUNDATION, Card, Deal, Move, ParseError, Suit
+from bakersdozen import FOUNDATION, ArgumentError, Card, Deal, Move, ParseError, PositionError, Suit
 from conftest import DEAL_1, positions
 from reference import pack, stable_deal
 
@@ -68,12 +68,20 @@ def test_move_from_text_rejects_non_str() -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [("7C", 1, 2), (Card(7, Suit.CLUBS), 0, 0), (Card(7, Suit.CLUBS), 14, 2),
-     (Card(7, Suit.CLUBS), 1, 14), (Card(7, Suit.CLUBS), 1, -1), (Card(7, Suit.CLUBS), 2, 2),
-     (Card(7, Suit.CLUBS), 1.0, 2), (Card(7, Suit.CLUBS), True, 2)],
+    [(Card(7, Suit.CLUBS), 0, 0), (Card(7, Suit.CLUBS), 14, 2),
+     (Card(7, Suit.CLUBS), 1, 14), (Card(7, Suit.CLUBS), 1, -1), (Card(7, Suit.CLUBS), 2, 2)],
 )
 def test_move_validation(args: tuple[object, object, object]) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ArgumentError):  # the package's error, and a ValueError
+        Move(*args)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("7C", 1, 2), (None, 1, 2), (Card(7, Suit.CLUBS), 1.0, 2), (Card(7, Suit.CLUBS), True, 2)],
+)
+def test_move_wrong_types(args: tuple[object, object, object]) -> None:
+    with pytest.raises(TypeError, match="Move"):
         Move(*args)  # type: ignore[arg-type]
 
 
@@ -139,17 +147,27 @@ def test_deal_refuses_king_above_lower_card() -> None:
     assert Deal(((king, ace),) + rest, ranks=3).columns[0] == (king, ace)
 
 
-@pytest.mark.parametrize(
-    "foundations", [(0, 0, 0), (0, 0, 0, 14), (0, 0, 0, -1), (0, 0, 0, "A"), "CDHS"]
-)
+@pytest.mark.parametrize("foundations", [(0, 0, 0), (0, 0, 0, 14), (0, 0, 0, -1)])
 def test_deal_refuses_bad_foundations(foundations: object) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(PositionError, match="Deal.foundations"):
         Deal(full_deal().columns, foundations)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("ranks", [0, 14, "13", 12.0])
+@pytest.mark.parametrize("foundations", [(0, 0, 0, "A"), "CDHS"])
+def test_deal_refuses_foundations_of_a_wrong_type(foundations: object) -> None:
+    with pytest.raises(TypeError, match="Deal.foundations"):
+        Deal(full_deal().columns, foundations)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("ranks", [0, 14])
 def test_deal_refuses_bad_ranks(ranks: object) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(PositionError, match="Deal.ranks"):
+        Deal((), (0, 0, 0, 0), ranks)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("ranks", ["13", 12.0])
+def test_deal_refuses_ranks_of_a_wrong_type(ranks: object) -> None:
+    with pytest.raises(TypeError, match="Deal.ranks"):
         Deal((), (0, 0, 0, 0), ranks)  # type: ignore[arg-type]
 
 
@@ -177,7 +195,7 @@ def test_move_from_text_fuzz(text: str) -> None:
 
 
 def test_card_refuses_a_bool_rank() -> None:
-    with pytest.raises(ValueError, match="rank"):
+    with pytest.raises(TypeError, match="rank"):
         Card(True, Suit.CLUBS)  # type: ignore[arg-type]
 
 

@@ -53,11 +53,19 @@ def test_replace_names_the_changed_knobs() -> None:
         ({"build": "diagonal"}, "unknown tableau build 'diagonal'.*any_suit"),
         ({"columns": 10}, "10 columns of 4 cards and 0 Aces.*40 cards, not the pack's 52"),
         ({"columns": 14, "cards_per_column": 4}, "columns must be an int 1..13"),
-        ({"foundation_return": 1}, "must be a bool"),
     ],
 )
 def test_impossible_rules_are_refused(knobs: dict[str, object], message: str) -> None:
     with pytest.raises(RulesError, match=message):
+        BAKERS_DOZEN.replace(**knobs)
+
+
+@pytest.mark.parametrize(
+    ("knobs", "message"),
+    [({"foundation_return": 1}, "must be a bool"), ({"columns": "13"}, "columns must be an int")],
+)
+def test_knobs_of_a_wrong_type_are_type_errors(knobs: dict[str, object], message: str) -> None:
+    with pytest.raises(TypeError, match=message):
         BAKERS_DOZEN.replace(**knobs)
 
 

@@ -397,7 +397,7 @@ def test_memory_mb_out_of_range_names_the_range(value: float) -> None:
 
 @pytest.mark.parametrize("value", [1e15, 1e300, 10**400])
 def test_huge_time_limit_names_the_bound(value: float) -> None:
-    with pytest.raises(ValueError, match=r"^time_limit must be a positive finite number below 1e15"):
+    with pytest.raises(ValueError, match=r"^time_limit must be a positive number below 1e15"):
         solve(Deal.pysol(1), time_limit=value)
 
 

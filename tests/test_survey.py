@@ -25,6 +25,7 @@ import bakersdozen
 from bakersdozen import Deal, ParseError, SurveyRecord, Verdict, check, solve
 from bakersdozen.cli import main
 from bakersdozen.records import FIELDS, board_id, move_from_json
+from bakersdozen.survey.codecs import CSV_FIELDS, format_record, header, parse
 from bakersdozen.survey import (
     RecordWriter,
     parse_deal_range,
@@ -360,12 +361,12 @@ def test_cli_proof_survey(tmp_path: Path, capsys: pytest.CaptureFixture[str], jo
     verdicts = {r.deal: r.verdict for r in read_records(str(out))}
     assert verdicts == {r.deal: r.verdict for r in bakersdozen.survey(
         PROOF_DEALS, jobs=1, time_limit=None, memory_mb=MEMORY_MB)}
-    # CSV keeps its columns: the method is a JSON Lines field only
+    # CSV says which search made each record, as JSON Lines does
     table = tmp_path / "proof.csv"
     assert main(["survey", "1,64", "--proof", "--jobs", jobs, "--memory-mb", str(MEMORY_MB),
                  "--output", str(table)]) == 0
-    assert table.read_text().splitlines()[0] == ",".join(FIELDS)
-    assert {r.method for r in read_records(str(table))} == {"dfs"}  # not recorded in CSV
+    assert table.read_text().splitlines()[0] == ",".join(CSV_FIELDS)
+    assert {r.method for r in read_records(str(table))} == {"proof"}
 
 
 def test_retry_unknown_with_proof(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -499,3 +500,56 @@ def test_survey_boards_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 def test_summarize_needs_records() -> None:
     with pytest.raises(TypeError, match="Records"):
         summarize([1])  # type: ignore[list-item]
+
+
+# -- CSV keeps what a reader needs to trust a verdict ---------------------------------
+
+
+def _csv_round_trip(records: list[SurveyRecord]) -> list[SurveyRecord]:
+    text = header("csv") + "".join(format_record(r, "csv") for r in records)
+    return parse("t.csv", "csv", text.encode())
+
+
+def test_csv_round_trip_keeps_method_optimal_bound_deadlock() -> None:
+    deals = {1: Deal.pysol(1), 64: Deal.pysol(64), 477: Deal.pysol(477)}
+    records = []
+    for method in ("dfs", "proof", "layers"):
+        for number, deal in deals.items():
+            solution = solve(deal, time_limit=None, memory_mb=MEMORY_MB, method=method)
+            records.append(SurveyRecord.from_solution(
+                number, solution, time_limit=None, max_nodes=None, memory_mb=MEMORY_MB,
+                seed=0, moves=True, method=method))
+    shortest = solve(deals[1], memory_mb=MEMORY_MB, method="shortest")
+    records.append(SurveyRecord.from_solution(1, shortest, time_limit=10.0, max_nodes=None,
+                                              memory_mb=MEMORY_MB, seed=0, method="shortest"))
+    # deal 477 is deadlocked as dealt: its records name the cards
+    assert all(r.deadlock for r in records if r.deal == 477)
+    assert {r.method for r in records} == {"dfs", "proof", "layers", "shortest"}
+    assert any(r.optimal for r in records) and any(r.optimal is False for r in records)
+    assert _csv_round_trip(records) == records
+    for record in records:
+        if record.solved:
+            assert record.moves and check(deals[int(record.deal)], record.moves).won
+
+
+def test_csv_written_before_the_method_column_is_read_and_resumed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old.csv"
+    old.write_text(",".join(FIELDS) + "\n"
+                   "1,bakers_dozen,solved,,0.001,117,85,10.0,,64.0,0,\n"
+                   "64,bakers_dozen,unsolvable,,0.5,4000,,10.0,,64.0,0,\n")
+    records = read_records(str(old))
+    assert [(r.deal, r.method, r.optimal, r.lower_bound, r.deadlock) for r in records] == [
+        (1, "dfs", None, None, ()), (64, "dfs", None, None, ())]
+    # resuming it with the default search keeps its columns, so it stays readable
+    common = ["--jobs", "1", "--memory-mb", str(MEMORY_MB), "--output", str(old)]
+    assert main(["survey", "1-3", *common]) == 0
+    assert old.read_text().splitlines()[0] == ",".join(FIELDS)
+    assert sorted(r.deal for r in read_records(str(old))) == [1, 2, 3, 64]
+    # a --proof pass could not say which records it made: refused before any solving
+    capsys.readouterr()
+    assert main(["survey", "4", "--proof", *common]) == 2
+    error = capsys.readouterr().err
+    assert "method column" in error and error.count("\n") == 1
+    assert 4 not in {r.deal for r in read_records(str(old))}

@@ -25,7 +25,11 @@ The public API (the rules and formats are described in the repository's ``docs/`
 - :func:`winnable`, :func:`winnable_deals`, :class:`Winnability`: winnable
   deal numbers from the published tables shipped with the package
   (:mod:`bakersdozen.winnability`, loaded on first use);
-- :class:`BakersDozenError`, :class:`ParseError`, :class:`IllegalMoveError`.
+- :class:`BakersDozenError`, the root of the package's errors, and beneath
+  it :class:`ArgumentError` (a value out of range; :class:`PositionError`
+  for cards that are not a position), :class:`ParseError`,
+  :class:`IllegalMoveError` and :class:`RulesError`, each also a
+  ``ValueError``.  A wrong *type* is a ``TypeError``.
 
 Importing the package loads neither the command line nor the survey.
 """
@@ -37,7 +41,7 @@ from typing import Any
 from ._version import __version__
 from .cards import Card, Suit
 from .check import CheckResult, check
-from .errors import BakersDozenError, IllegalMoveError, ParseError
+from .errors import ArgumentError, BakersDozenError, IllegalMoveError, ParseError, PositionError
 from .model import FOUNDATION, Deal, Move, parse_board
 from .rules import BAKERS_DOZEN, Rules, RulesError, find_rules
 from .solution import Solution, Verdict
@@ -74,6 +78,8 @@ __all__ = [
     "winnable_deals",
     "Winnability",
     "BakersDozenError",
+    "ArgumentError",
+    "PositionError",
     "ParseError",
     "IllegalMoveError",
     "__version__",

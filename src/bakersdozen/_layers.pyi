@@ -1,6 +1,6 @@
 """Type stubs for the compiled layered search (see _layers.pyx; private module)."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ._position import PlayCodes, RawMove
 
@@ -20,6 +20,7 @@ class LayeredSearch:
         time_limit: float = ...,
         max_nodes: int = ...,
         seed: int = ...,
+        progress: Callable[[int, int], object] | None = ...,
     ) -> tuple[int, list[RawMove], int, int, int]: ...
     @property
     def stats(self) -> dict[str, int]: ...

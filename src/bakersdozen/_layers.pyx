@@ -57,6 +57,10 @@ from bakersdozen._search cimport (
 cdef extern from "Python.h":
     # declared without "except -1": the search keeps the exception itself
     int check_signals "PyErr_CheckSignals"() noexcept
+    PyObject* call_function "PyObject_CallFunction"(PyObject* callable, const char* format, ...) noexcept
+
+# Seconds between two calls of the progress callable (at least), as _search's.
+cdef double PROGRESS_SECONDS = 0.2
 
 
 cdef enum:
@@ -236,6 +240,9 @@ cdef class LayeredSearch:
     cdef uint64_t nodes, max_nodes, stored, live, peak_live, lost, largest
     cdef int progress, top_progress  # progress being expanded; greatest progress with a layer
     cdef double deadline, next_signal_check
+    cdef PyObject* progress_fn     # a callable progress(nodes, bytes), or NULL (progress_ref holds it)
+    cdef object progress_ref
+    cdef double next_progress      # monotonic seconds of its next call
     cdef uint64_t* work            # positions of the layer being expanded, still to expand
     cdef uint64_t wlen, wcap       # words in use, words allocated
     cdef bint ran
@@ -655,6 +662,10 @@ cdef class LayeredSearch:
                             if check_signals() != 0:
                                 PyErr_Fetch(&self.exc_type, &self.exc_value, &self.exc_tb)
                                 return ST_INTERRUPTED
+                            if self.progress_fn != NULL and t >= self.next_progress:
+                                self.next_progress = t + PROGRESS_SECONDS
+                                if self.report_progress() != 0:
+                                    return ST_INTERRUPTED
                 src = s.where[y]
                 child = e
                 ckey = lkey
@@ -723,8 +734,20 @@ cdef class LayeredSearch:
                 k += 1
         return ST_UNSOLVABLE
 
+    cdef int report_progress(self) noexcept:
+        """Call ``progress(nodes, bytes)`` (the GIL held); -1 with ``exc_*`` set if it raised."""
+        cdef PyObject* result = call_function(
+            self.progress_fn, "KK", <unsigned long long>self.nodes,
+            <unsigned long long>self.bytes
+        )
+        if result == NULL:
+            PyErr_Fetch(&self.exc_type, &self.exc_value, &self.exc_tb)
+            return -1
+        Py_XDECREF(result)
+        return 0
+
     def run(self, *, double time_limit=0.0, unsigned long long max_nodes=0,
-            unsigned long long seed=0):
+            unsigned long long seed=0, progress=None):
         """Enumerate the reachable positions.  Releases the GIL; runs once.
 
         Parameters
@@ -735,6 +758,10 @@ cdef class LayeredSearch:
             Positions generated (children made), 0 for none.
         seed : int
             Ignored: the enumeration is the same in any order.
+        progress : callable or None
+            Called as ``progress(nodes, bytes)`` (the bytes the layers
+            hold) at most five times a second, when the search looks for
+            signals; what it raises, the search raises.
 
         Returns
         -------
@@ -755,15 +782,22 @@ cdef class LayeredSearch:
         cdef double start
         if self.ran:
             raise RuntimeError("a LayeredSearch runs once; make a new one")
+        if progress is not None and not callable(progress):
+            raise TypeError(f"progress must be callable or None, not {progress!r}")
         self.ran = True
         self.max_nodes = max_nodes
         if self.root.left == 0:
             return (ST_SOLVED, [], 0, 1, 0)
+        self.progress_ref = progress
+        self.progress_fn = NULL if progress is None else <PyObject*>progress
         with nogil:
             start = now_seconds()
             self.deadline = start + time_limit if time_limit > 0 else 0.0
             self.next_signal_check = start + 0.02
+            self.next_progress = start + PROGRESS_SECONDS
             st = self.run_layers()
+        self.progress_fn = NULL
+        self.progress_ref = None
         if st == ST_INTERRUPTED:
             PyErr_Restore(self.exc_type, self.exc_value, self.exc_tb)
             self.exc_type = self.exc_value = self.exc_tb = NULL

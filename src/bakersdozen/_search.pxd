@@ -78,7 +78,9 @@ cdef struct Search:
     int proof            # the proof phase has begun (one round without a quota)
     int max_depth        # deepest search path seen (frames)
     int timed_out        # the deadline passed inside a long bookkeeping loop
-    PyObject* exc_type   # the exception a signal handler raised (ST_INTERRUPTED)
+    PyObject* progress   # a callable progress(nodes, bytes), or NULL (DepthFirstSearch.progress_ref holds it)
+    double next_progress # monotonic seconds of its next call (it is called at a look for signals)
+    PyObject* exc_type   # the exception a signal handler (or progress) raised (ST_INTERRUPTED)
     PyObject* exc_value
     PyObject* exc_tb
 
@@ -110,3 +112,4 @@ cdef int merge_moves(const State* root, move_t* line, int n) noexcept nogil
 cdef class DepthFirstSearch:
     cdef Search S
     cdef bint ran           # run() was called (it may be called once)
+    cdef object progress_ref  # keeps S.progress alive while the search runs

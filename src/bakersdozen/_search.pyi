@@ -1,6 +1,6 @@
 """Type stubs for the compiled search module (see _search.pyx; private module)."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ._position import PlayCodes, RawMove
 
@@ -11,6 +11,7 @@ TIME_LIMIT: int
 INTERRUPTED: int
 OUT_OF_MEMORY: int
 PROOF_SHARE: float
+PROGRESS_INTERVAL: float
 
 class DepthFirstSearch:
     def __init__(
@@ -31,6 +32,7 @@ class DepthFirstSearch:
         base_budget: int = ...,
         growth: float = ...,
         proof_share: float = ...,
+        progress: Callable[[int, int], object] | None = ...,
     ) -> tuple[int, list[RawMove], int, int, int]: ...
     @property
     def stats(self) -> dict[str, int | bool]: ...

@@ -1,6 +1,6 @@
 """Type stubs for the compiled shortest-line module (see _shortest.pyx; private module)."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ._position import RawMove
 
@@ -21,7 +21,8 @@ class ShortestSearch:
     ) -> None: ...
     def lower_bound(self) -> int: ...
     def run(
-        self, *, time_limit: float = ..., max_nodes: int = ..., upper: int = ...
+        self, *, time_limit: float = ..., max_nodes: int = ..., upper: int = ...,
+        progress: Callable[[int, int], object] | None = ...,
     ) -> tuple[int, list[RawMove], int, int, int]: ...
 
 def root_bound(columns: Sequence[Sequence[int]], foundations: Sequence[int], ranks: int) -> int: ...

@@ -27,6 +27,10 @@ from bakersdozen._search cimport now_seconds, replay_wins
 
 cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals"() noexcept
+    PyObject* call_function "PyObject_CallFunction"(PyObject* callable, const char* format, ...) noexcept
+
+# Seconds between two calls of the progress callable (at least), as _search's.
+cdef double PROGRESS_SECONDS = 0.2
 
 # Outcomes of ShortestSearch.run().
 FOUND = 0          # a line of minimal length was found (the returned moves)
@@ -329,6 +333,8 @@ cdef struct Ctx:
     uint64_t max_nodes
     double deadline
     double next_check
+    PyObject* progress     # a callable progress(nodes, bytes), or NULL (ShortestSearch.progress_ref holds it)
+    double next_progress   # monotonic seconds of its next call
     PyObject* exc_type
     PyObject* exc_value
     PyObject* exc_tb
@@ -396,6 +402,10 @@ cdef int ida(Ctx* C, int g, int h, int last) noexcept nogil:
                     if check_signals() != 0:
                         PyErr_Fetch(&C.exc_type, &C.exc_value, &C.exc_tb)
                         return R_INTERRUPTED
+                    if C.progress != NULL and t >= C.next_progress:
+                        C.next_progress = t + PROGRESS_SECONDS
+                        if report_progress(C) != 0:
+                            return R_INTERRUPTED
         src = make(&C.s, moves[i])
         C.path[g] = moves[i]
         r = ida(C, g + 1, hs[i], moves[i])
@@ -403,6 +413,19 @@ cdef int ida(Ctx* C, int g, int h, int last) noexcept nogil:
         if r != R_NONE:
             return r
     return R_NONE
+
+
+cdef int report_progress(Ctx* C) noexcept:
+    """Call ``C.progress(nodes, bytes)`` (the GIL held); -1 with ``C.exc_*`` set if it raised."""
+    cdef PyObject* result = call_function(
+        C.progress, "KK", <unsigned long long>C.nodes,
+        <unsigned long long>(C.nbuckets * DBUCKET * sizeof(DEntry))
+    )
+    if result == NULL:
+        PyErr_Fetch(&C.exc_type, &C.exc_value, &C.exc_tb)
+        return -1
+    Py_XDECREF(result)
+    return 0
 
 
 cdef int _reraise() except -1:
@@ -430,6 +453,7 @@ cdef class ShortestSearch:
 
     cdef Ctx* C
     cdef bint ran
+    cdef object progress_ref  # keeps C.progress alive while the search runs
 
     def __cinit__(self, columns, foundations=(0, 0, 0, 0), int ranks=MAXRANK, *,
                   double memory_mb=64.0):
@@ -460,7 +484,8 @@ cdef class ShortestSearch:
         """The admissible bound at the root: cards not home plus disjoint blocking cycles."""
         return lower_bound(&self.C.s)
 
-    def run(self, *, double time_limit=0.0, unsigned long long max_nodes=0, int upper=0):
+    def run(self, *, double time_limit=0.0, unsigned long long max_nodes=0, int upper=0,
+            progress=None):
         """Search for a shortest winning line.  Runs once; releases the GIL.
 
         Parameters
@@ -475,6 +500,11 @@ cdef class ShortestSearch:
             reported UNSOLVABLE only after the threshold has passed the
             longest path of distinct positions, which may take many
             iterations: decide first (as ``solve`` does), then search.
+        progress : callable or None
+            Called as ``progress(nodes, bytes)`` at most five times a
+            second, when the search looks for signals (as
+            :meth:`bakersdozen._search.DepthFirstSearch.run`); what it
+            raises, the search raises.
 
         Returns
         -------
@@ -495,9 +525,14 @@ cdef class ShortestSearch:
         self.ran = True
         if upper < 0:
             raise ValueError(f"upper must be >= 0, not {upper}")
+        if progress is not None and not callable(progress):
+            raise TypeError(f"progress must be callable or None, not {progress!r}")
+        self.progress_ref = progress
+        C.progress = NULL if progress is None else <PyObject*>progress
         C.max_nodes = max_nodes
         with nogil:
             C.next_check = now_seconds() + 0.05
+            C.next_progress = now_seconds() + PROGRESS_SECONDS
             if time_limit > 0:
                 C.deadline = now_seconds() + time_limit
             h = lower_bound(&C.s)
@@ -512,6 +547,8 @@ cdef class ShortestSearch:
                 C.threshold = C.next_threshold
                 if C.threshold >= INF:
                     break
+        C.progress = NULL
+        self.progress_ref = None
         if r == R_INTERRUPTED:
             PyErr_Restore(C.exc_type, C.exc_value, C.exc_tb)
             C.exc_type = C.exc_value = C.exc_tb = NULL

@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from .check import check
 from .errors import IllegalMoveError, ParseError
 from .model import Deal, Move
-from .rules import Rules, find_rules
+from .rules import Rules
 from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
-from .solver import plays_shortest, solve
+from .solver import (
+    Progress, _after, _check_limit, plays_shortest, position_of, solve, time_limit_seconds,
+)
 
 __all__ = ["Hint", "hint", "Review", "review"]
 
@@ -81,7 +83,11 @@ class Hint:
 
 
 def _limits(time_limit: float | None, max_nodes: int | None, memory_mb: float) -> dict[str, object]:
-    return {"time_limit": time_limit, "max_nodes": max_nodes, "memory_mb": memory_mb}
+    """The limits of each solve, checked as :func:`solve` checks them (before any replay)."""
+    _check_limit("max_nodes", max_nodes, integral=True)
+    _check_limit("memory_mb", memory_mb, optional=False)
+    return {"time_limit": time_limit_seconds(time_limit), "max_nodes": max_nodes,
+            "memory_mb": memory_mb}
 
 
 def hint(
@@ -91,6 +97,7 @@ def hint(
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     max_nodes: int | None = None,
     memory_mb: float = DEFAULT_MEMORY_MB,
+    progress: Progress | None = None,
 ) -> Hint:
     """The next move of a winning line from *position*, or a proof that there is none.
 
@@ -117,6 +124,10 @@ def hint(
         Positions the searches may generate, together; None for no limit.
     memory_mb : float
         MiB for the transposition table.
+    progress : callable or None
+        Called as ``progress(nodes, bytes)`` a few times a second while a
+        search runs (:func:`solve`'s *progress*), *nodes* counting the
+        positions of every search of this call together.
 
     Returns
     -------
@@ -126,17 +137,20 @@ def hint(
 
     Raises
     ------
-    TypeError, ValueError
-        For arguments of the wrong type or out of range (as :func:`solve`).
+    TypeError
+        For arguments of the wrong type (as :func:`solve`).
+    ArgumentError
+        A ValueError: for a limit out of range (as :func:`solve`).
     RulesError
-        If *rules* names no game, or the engine does not play it.
+        If *rules* names no game, or *position* is not a position of it.
     """
     if not isinstance(position, Deal):
         raise TypeError(f"hint() needs a Deal, not {type(position).__name__}")
-    if rules is not None:
-        position = position.with_rules(find_rules(rules))
+    limits = _limits(time_limit, max_nodes, memory_mb)
+    time_limit = time_limit_seconds(time_limit)
+    position = position_of(position, rules)
     start = time.perf_counter()
-    solution = solve(position, **_limits(time_limit, max_nodes, memory_mb))  # type: ignore[arg-type]
+    solution = solve(position, progress=progress, **limits)  # type: ignore[arg-type]
     nodes, method = solution.nodes, "dfs"
     if (solution.verdict is Verdict.SOLVED and solution.moves and not solution.optimal
             and plays_shortest(position.rules)):
@@ -149,6 +163,7 @@ def hint(
             shortest = solve(
                 position, time_limit=seconds, max_nodes=nodes_left,
                 memory_mb=min(memory_mb, 64.0), method="shortest",
+                progress=_after(progress, solution.nodes),
             )
             nodes += shortest.nodes
             if shortest.solved and shortest.optimal:
@@ -275,6 +290,7 @@ def review(
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     max_nodes: int | None = None,
     memory_mb: float = DEFAULT_MEMORY_MB,
+    progress: Progress | None = None,
 ) -> Review:
     """Replay a played game and find the first move after which it could not be won.
 
@@ -289,6 +305,9 @@ def review(
         The game; None for ``deal.rules``.
     time_limit, max_nodes, memory_mb
         Limits of each solve (as :func:`~bakersdozen.hint`).
+    progress : callable or None
+        Called as for :func:`~bakersdozen.hint`, *nodes* counting the positions of every
+        solve of the review together.
 
     Returns
     -------
@@ -300,12 +319,17 @@ def review(
         At the first move that cannot be played or read; the message names
         it (1-based) and gives the reason; ``.index`` is 0-based.
     TypeError
-        If *deal* is not a Deal, or *moves* is a single str or not iterable.
+        If *deal* is not a Deal, *moves* is a single str or not iterable, or
+        a limit has the wrong type.
+    ArgumentError
+        A ValueError: for a limit out of range (as :func:`solve`).
+    RulesError
+        If *rules* names no game, or *deal* is not a position of it.
     """
     if not isinstance(deal, Deal):
         raise TypeError(f"review() needs a Deal, not {type(deal).__name__}")
-    if rules is not None:
-        deal = deal.with_rules(find_rules(rules))
+    limits = _limits(time_limit, max_nodes, memory_mb)
+    deal = position_of(deal, rules)
     played = _as_moves(moves)
     # Every position of the game, checked by the independent replay.
     positions = [deal]
@@ -317,12 +341,14 @@ def review(
             raise IllegalMoveError(
                 f"move {index + 1} {str(move)!r} cannot be played: {reason}", index
             ) from None
-    limits = _limits(time_limit, max_nodes, memory_mb)
     cache: dict[int, Solution] = {}
+    searched = [0]  # positions of the solves so far (the progress counts on)
 
     def verdict(k: int) -> Solution:
         if k not in cache:
-            cache[k] = solve(positions[k], **limits)  # type: ignore[arg-type]
+            cache[k] = solve(positions[k], progress=_after(progress, searched[0]),
+                             **limits)  # type: ignore[arg-type]
+            searched[0] += cache[k].nodes
         return cache[k]
 
     n = len(played)

@@ -134,8 +134,10 @@ def solve_and_replay(task: Task, limits: Limits) -> Record:
     """
     record = solve_task(task, replace(limits, moves=True))
     if record.solved:
-        deal = (Deal.pysol(task[1], game=limits.rules) if isinstance(task[1], int)
-                else task[1].with_rules(limits.rules))
+        deal = (Deal.pysol(task[1], game=limits.rules or BAKERS_DOZEN)
+                if isinstance(task[1], int) else task[1])
+        if limits.rules is not None:
+            deal = deal.with_rules(limits.rules)
         if not check(deal, record.moves or ()).won:
             raise ReplayFailed(f"deal {record.deal}: the solver's line does not win")
     return Record(record.deal, record.verdict, record.reason, record.seconds, record.nodes,

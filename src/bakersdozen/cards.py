@@ -17,7 +17,7 @@ import enum
 from dataclasses import dataclass
 from typing import Final
 
-from .errors import ParseError
+from .errors import ArgumentError, ParseError
 
 __all__ = ["Suit", "Card", "RANK_NAMES", "ACE", "KING", "FULL_PACK"]
 
@@ -76,7 +76,11 @@ class Suit(enum.IntEnum):
         ------
         ParseError
             If *text* names no suit.
+        TypeError
+            If *text* is not a str.
         """
+        if not isinstance(text, str):
+            raise TypeError(f"Suit.from_text() needs a str, not {type(text).__name__}")
         try:
             return cls(_SUIT_ALIASES[text.strip().upper()])
         except KeyError:
@@ -95,22 +99,28 @@ class Card:
 
     Raises
     ------
-    ValueError
-        If *rank* is outside 1..13 or *suit* is not a suit.
+    TypeError
+        If *rank* is not an int (a bool is not).
+    ArgumentError
+        A ValueError: if *rank* is outside 1..13 or *suit* is not a suit
+        (a :class:`Suit` or its value 0..3).
     """
 
     rank: int
     suit: Suit
 
     def __post_init__(self) -> None:
-        if isinstance(self.rank, bool) or not isinstance(self.rank, int) \
-                or not ACE <= self.rank <= KING:
-            raise ValueError(f"card rank must be 1..13, not {self.rank!r}")
+        if isinstance(self.rank, bool) or not isinstance(self.rank, int):
+            raise TypeError(f"Card.rank must be an int 1..13, not {self.rank!r}")
+        if not ACE <= self.rank <= KING:
+            raise ArgumentError(f"Card.rank must be 1..13, not {self.rank!r}")
         if not isinstance(self.suit, Suit):
             try:
                 object.__setattr__(self, "suit", Suit(self.suit))
             except ValueError:
-                raise ValueError(f"card suit must be 0..3, not {self.suit!r}") from None
+                raise ArgumentError(
+                    f"Card.suit must be a Suit or 0..3, not {self.suit!r}"
+                ) from None
 
     @property
     def index(self) -> int:
@@ -119,9 +129,19 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        """The card with index *index* (0..51); inverse of :attr:`index`."""
+        """The card with index *index* (0..51); inverse of :attr:`index`.
+
+        Raises
+        ------
+        TypeError
+            If *index* is not an int.
+        ArgumentError
+            A ValueError: if *index* is outside 0..51.
+        """
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"Card.from_index() index must be an int 0..51, not {index!r}")
         if not 0 <= index < 52:
-            raise ValueError(f"card index must be 0..51, not {index!r}")
+            raise ArgumentError(f"Card.from_index() index must be 0..51, not {index!r}")
         return _BY_INDEX[index]
 
     @classmethod

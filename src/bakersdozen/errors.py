@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
-__all__ = ["BakersDozenError", "ParseError", "IllegalMoveError"]
+__all__ = ["BakersDozenError", "ArgumentError", "PositionError", "ParseError", "IllegalMoveError"]
 
 
 class BakersDozenError(Exception):
     """Root of every error this package raises on purpose."""
+
+
+class ArgumentError(BakersDozenError, ValueError):
+    """An argument has a value the function does not take (out of range, unknown name).
+
+    The message names the argument and quotes the value.  An argument of
+    the wrong *type* raises :class:`TypeError` instead.
+    """
+
+
+class PositionError(ArgumentError):
+    """Cards and foundations that are not a position of their game.
+
+    Raised by :class:`~bakersdozen.Deal`: a card missing or repeated, more
+    columns than the game has, foundation heights out of range.  The
+    message says which card, column or foundation.
+    """
 
 
 class ParseError(BakersDozenError, ValueError):

@@ -20,8 +20,8 @@ from typing import Final, cast
 
 from . import deals, notation
 from .cards import KING, Card, Suit
-from .errors import ParseError
-from .rules import BAKERS_DOZEN, PRESETS, FoundationBuild, KingsRule, Rules, find_rules
+from .errors import ArgumentError, ParseError, PositionError
+from .rules import BAKERS_DOZEN, PRESETS, FoundationBuild, KingsRule, Rules, RulesError, find_rules
 
 __all__ = ["FOUNDATION", "MAX_COLUMNS", "Move", "Deal", "parse_board"]
 
@@ -74,9 +74,12 @@ class Move:
 
     Raises
     ------
-    ValueError
-        If *card* is not a :class:`Card`, a column number is out of range,
-        or *source* equals *target* (in particular, both foundations).
+    TypeError
+        If *card* is not a :class:`Card`, or *source* or *target* is not an
+        int.
+    ArgumentError
+        A ValueError: if a column number is out of range, or *source*
+        equals *target* (in particular, both foundations).
 
     Notes
     -----
@@ -98,19 +101,27 @@ class Move:
 
     def __post_init__(self) -> None:
         if not isinstance(self.card, Card):
-            raise ValueError(f"Move.card must be a Card, not {self.card!r}")
-        if type(self.source) is not int or not 0 <= self.source <= MAX_COLUMNS:
-            raise ValueError(
-                f"Move.source must be a column number 1..13 or FOUNDATION (0), not {self.source!r}"
-            )
-        if type(self.target) is not int or not 0 <= self.target <= MAX_COLUMNS:
-            raise ValueError(
-                f"Move.target must be a column number 1..13 or FOUNDATION (0), not {self.target!r}"
-            )
+            raise TypeError(f"Move.card must be a Card, not {self.card!r}")
+        for name in ("source", "target"):
+            value = getattr(self, name)
+            if type(value) is not int:
+                raise TypeError(
+                    f"Move.{name} must be an int (a column number 1..13 or FOUNDATION, 0), "
+                    f"not {value!r}"
+                )
+            if not 0 <= value <= MAX_COLUMNS:
+                raise ArgumentError(
+                    f"Move.{name} must be a column number 1..13 or FOUNDATION (0), not {value!r}"
+                )
         if self.source == self.target:
             if self.source == FOUNDATION:
-                raise ValueError("a move goes from a foundation to a column, not to a foundation")
-            raise ValueError(f"Move source and target are both column {self.source}")
+                raise ArgumentError(
+                    "Move.source and Move.target are both FOUNDATION (0): a move goes from a "
+                    "foundation to a column, not to a foundation"
+                )
+            raise ArgumentError(
+                f"Move.source and Move.target are both column {self.source}"
+            )
 
     @property
     def to_foundation(self) -> bool:
@@ -182,7 +193,7 @@ class Move:
 
 def _as_tuple(value: object, what: str) -> tuple[object, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise ValueError(f"{what} must be a sequence, not {value!r}")
+        raise TypeError(f"{what} must be a sequence, not {value!r}")
     return tuple(value)
 
 
@@ -215,8 +226,13 @@ class Deal:
 
     Raises
     ------
-    ValueError
-        If the position is not one of the game: more columns than the game
+    TypeError
+        If *columns* or a column is not a sequence, a column holds
+        something other than a :class:`Card`, a foundation height or
+        *ranks* is not an int, or *rules* is not a :class:`Rules`.
+    PositionError
+        A ValueError and an :class:`~bakersdozen.errors.ArgumentError`:
+        if *ranks* is outside 1..13, or the position is not one of the game: more columns than the game
         has, a card missing, repeated, above ``ranks`` or both in a column
         and on a foundation, home cards that do not fit the pile heights
         (foundations not by suit), or, in a game that moves Kings to the bottom at
@@ -235,25 +251,35 @@ class Deal:
     rules: Rules = BAKERS_DOZEN
 
     def __post_init__(self) -> None:
-        if type(self.ranks) is not int or not 1 <= self.ranks <= KING:
-            raise ValueError(f"Deal.ranks must be an int 1..13, not {self.ranks!r}")
+        if type(self.ranks) is not int:
+            raise TypeError(f"Deal.ranks must be an int 1..13, not {self.ranks!r}")
+        if not 1 <= self.ranks <= KING:
+            raise PositionError(f"Deal.ranks must be an int 1..13, not {self.ranks!r}")
         if not isinstance(self.rules, Rules):
-            raise ValueError(f"Deal.rules must be a Rules, not {self.rules!r}")
+            raise TypeError(f"Deal.rules must be a Rules, not {self.rules!r}")
         columns = tuple(_as_tuple(c, "a column") for c in _as_tuple(self.columns, "Deal.columns"))
         foundations = _as_tuple(self.foundations, "Deal.foundations")
         object.__setattr__(self, "columns", columns)
         object.__setattr__(self, "foundations", foundations)
         if len(columns) > self.rules.columns:
-            raise ValueError(
-                f"a position of {self.rules.title} has at most {self.rules.columns} "
-                f"columns, not {len(columns)}"
+            raise PositionError(
+                f"Deal.columns: a position of {self.rules.title} has at most "
+                f"{self.rules.columns} columns, not {len(columns)}"
             )
         if len(foundations) != 4:
-            raise ValueError(f"Deal.foundations needs 4 ranks (C, D, H, S), not {foundations!r}")
+            raise PositionError(
+                f"Deal.foundations needs 4 ranks (C, D, H, S), not {foundations!r}"
+            )
         for suit, top in zip(Suit, foundations):
-            if type(top) is not int or not 0 <= top <= self.ranks:
-                raise ValueError(
-                    f"the {suit.name.lower()} foundation rank must be 0..{self.ranks}, not {top!r}"
+            if type(top) is not int:
+                raise TypeError(
+                    f"Deal.foundations: the {suit.name.lower()} foundation rank must be an "
+                    f"int, not {top!r}"
+                )
+            if not 0 <= top <= self.ranks:
+                raise PositionError(
+                    f"Deal.foundations: the {suit.name.lower()} foundation rank must be "
+                    f"0..{self.ranks}, not {top!r}"
                 )
         tops = cast("tuple[int, int, int, int]", foundations)
         by_suit = self.rules.foundation_build is FoundationBuild.BY_SUIT
@@ -261,15 +287,17 @@ class Deal:
         for number, column in enumerate(columns, 1):
             for card in column:
                 if not isinstance(card, Card):
-                    raise ValueError(f"column {number} holds {card!r}, which is not a Card")
+                    raise TypeError(
+                        f"Deal.columns: column {number} holds {card!r}, which is not a Card"
+                    )
                 if card.rank > self.ranks:
-                    raise ValueError(
+                    raise PositionError(
                         f"{card} in column {number} is above the pack's top rank {self.ranks}"
                     )
                 if card in seen:
-                    raise ValueError(f"{card} is in column {seen[card]} and in column {number}")
+                    raise PositionError(f"{card} is in column {seen[card]} and in column {number}")
                 if by_suit and card.rank <= tops[card.suit]:
-                    raise ValueError(
+                    raise PositionError(
                         f"{card} is in column {number} and on the "
                         f"{card.suit.name.lower()} foundation"
                     )
@@ -281,7 +309,7 @@ class Deal:
             # The rule of the board text reader: a full-pack layout with
             # fewer columns than the game deals is a mangled deal, not a
             # smaller game.
-            raise ValueError(
+            raise PositionError(
                 f"an initial layout of {self.rules.title} has {self.rules.columns} columns, "
                 f"not {len(columns)}"
             )
@@ -290,7 +318,7 @@ class Deal:
                 columns, tops, self.ranks, self.rules.foundation_build  # type: ignore[arg-type]
             )
             if mismatch is not None:
-                raise ValueError(
+                raise PositionError(
                     "the foundation heights do not fit the cards not in a column "
                     f"({self.rules.title} builds its foundations in "
                     f"{self.rules.foundation_build}): {mismatch}"
@@ -303,14 +331,14 @@ class Deal:
             if rank > tops[suit] and Card(rank, suit) not in seen
         ]
         if missing:
-            raise ValueError("missing cards: " + " ".join(str(c) for c in missing))
+            raise PositionError("missing cards: " + " ".join(str(c) for c in missing))
 
     def _check_kings(self, number: int, column: tuple[Card, ...]) -> None:
         below_king = False
         for card in column:
             if card.rank == self.ranks:
                 if below_king:
-                    raise ValueError(
+                    raise PositionError(
                         f"column {number} has {card} above a lower card; "
                         f"{self.rules.title} moves top-rank cards to the bottom at the "
                         "deal, and they never move onto another card"
@@ -378,10 +406,21 @@ class Deal:
 
         Raises
         ------
-        ValueError
-            If the cards are not a position of that game (too many columns).
+        RulesError
+            If *rules* names no preset, or the cards are not a position of
+            that game (13 columns for a game of 12, a King above a lower
+            card in a game that moves Kings to the bottom).
+        TypeError
+            If *rules* is neither a Rules nor a str.
         """
-        return Deal(self.columns, self.foundations, self.ranks, find_rules(rules))
+        game = find_rules(rules)
+        if game == self.rules:
+            return self
+        try:
+            return Deal(self.columns, self.foundations, self.ranks, game)
+        except PositionError as error:
+            raise RulesError(f"this position is not one of {game.title} ({game.name}): {error}"
+                             ) from None
 
     @property
     def is_won(self) -> bool:
@@ -443,6 +482,6 @@ def parse_board(
     board = notation.read_board(text, game, ranks)
     try:
         deal = Deal(board.columns, board.foundations, board.ranks, game)
-    except ValueError as error:  # pragma: no cover - read_board catches every case
+    except PositionError as error:  # pragma: no cover - read_board catches every case
         raise ParseError(f"not a position: {error}") from None
     return deal, board.kings_moved

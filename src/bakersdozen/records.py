@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Union
 
 from .cards import Card
-from .errors import ParseError
+from .errors import ArgumentError, ParseError
 from .model import FOUNDATION, Deal, Move
 from .rules import BAKERS_DOZEN
 from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
@@ -93,20 +93,20 @@ def deal_id(value: object) -> DealId:
 
     Raises
     ------
-    ValueError
-        If *value* is neither a non-negative int nor a non-empty str.
+    ArgumentError
+        A ValueError: if *value* is neither a non-negative int nor a non-empty str.
     """
     if isinstance(value, bool):
-        raise ValueError(f"deal id {value!r} is not a number or a board id")
+        raise ArgumentError(f"deal id {value!r} is not a number or a board id")
     if isinstance(value, int) and value >= 0:
         return value
     if isinstance(value, str) and value:
         if value.isascii() and value.isdigit():
             if len(value) > 20:  # 2**64 - 1 has 20 digits
-                raise ValueError(f"deal number {value[:24]}... is too long")
+                raise ArgumentError(f"deal number {value[:24]}... is too long")
             return int(value)
         return value
-    raise ValueError(f"deal id {value!r} is not a number or a board id")
+    raise ArgumentError(f"deal id {value!r} is not a number or a board id")
 
 
 def move_to_json(move: Move) -> dict[str, object]:

@@ -211,8 +211,12 @@ class Rules:
 
     Raises
     ------
+    TypeError
+        For a count (``columns``, ``cards_per_column``, ``start_aces``,
+        ``pysol_id``) that is not an int, or a ``foundation_return`` that is
+        not a bool.
     RulesError
-        For a knob of the wrong type or an impossible combination: a layout
+        For a knob value no knob has, or an impossible combination: a layout
         that does not hold the 52 cards, more than 13 columns, or
         ``foundation_return`` with a foundation build other than by suit
         (the cards of such a pile are not recorded by a position, only its
@@ -250,10 +254,12 @@ class Rules:
         for field, low, high in (("columns", 1, 13), ("cards_per_column", 1, PACK_SIZE),
                                  ("start_aces", 0, 4)):
             value = getattr(self, field)
-            if type(value) is not int or not low <= value <= high:
+            if type(value) is not int:
+                raise TypeError(f"Rules.{field} must be an int {low}..{high}, not {value!r}")
+            if not low <= value <= high:
                 raise RulesError(f"Rules.{field} must be an int {low}..{high}, not {value!r}")
         if type(self.foundation_return) is not bool:
-            raise RulesError(f"Rules.foundation_return must be a bool, not {self.foundation_return!r}")
+            raise TypeError(f"Rules.foundation_return must be a bool, not {self.foundation_return!r}")
         dealt = self.columns * self.cards_per_column
         if dealt + self.start_aces != PACK_SIZE:
             raise RulesError(
@@ -268,7 +274,9 @@ class Rules:
                 "foundation holds, so with foundations not built by suit the card that "
                 "would come back is not known"
             )
-        if self.pysol_id is not None and (type(self.pysol_id) is not int or self.pysol_id < 1):
+        if self.pysol_id is not None and type(self.pysol_id) is not int:
+            raise TypeError(f"Rules.pysol_id must be a positive int or None, not {self.pysol_id!r}")
+        if self.pysol_id is not None and self.pysol_id < 1:
             raise RulesError(f"Rules.pysol_id must be a positive int or None, not {self.pysol_id!r}")
 
     @property
@@ -416,11 +424,13 @@ def find_rules(name: str | Rules) -> Rules:
     ------
     RulesError
         If there is no such preset; the message lists the presets.
+    TypeError
+        If *name* is neither a str nor a Rules.
     """
     if isinstance(name, Rules):
         return name
     if not isinstance(name, str):
-        raise RulesError(f"a game is named by a str, not {type(name).__name__}")
+        raise TypeError(f"a game is named by a str (or given as a Rules), not {name!r}")
     key = name.strip().lower().replace("'", "").replace("-", "_").replace(" ", "_")
     try:
         return PRESETS[key]

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final, Protocol
 
 from . import _layers, _position, _search, _shortest
 from .cards import Card
 from .check import check
-from .errors import BakersDozenError
+from .errors import ArgumentError, BakersDozenError
 from .model import FOUNDATION, Deal, Move
 from .rules import (
     BAKERS_DOZEN, Build, EmptyColumn, FoundationBuild, MoveUnit, Rules, RulesError, find_rules,
@@ -37,6 +37,7 @@ from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
 
 __all__ = [
     "Verdict", "Solution", "solve", "deadlock", "legal_moves", "perft", "SEARCH_METHODS",
+    "play_rules", "position_of", "time_limit_seconds", "Progress",
 ]
 
 
@@ -47,8 +48,11 @@ _REASONS: Final = {
     _search.OUT_OF_MEMORY: "memory_mb",
 }
 
-def _engine_rules(deal: Deal, rules: Rules | str | None) -> Rules:
+def play_rules(deal: Deal, rules: Rules | str | None) -> Rules:
     """The rules to play *deal* by: *rules* (a preset name is looked up), or ``deal.rules``.
+
+    What every ``rules=`` argument of the package means (:func:`solve`,
+    :func:`legal_moves`, :func:`bakersdozen.hint`, :func:`bakersdozen.survey`, ...).
 
     Raises
     ------
@@ -62,6 +66,20 @@ def _engine_rules(deal: Deal, rules: Rules | str | None) -> Rules:
     if not isinstance(rules, (Rules, str)):
         raise TypeError(f"rules must be a Rules, a preset name or None, not {rules!r}")
     return find_rules(rules)
+
+
+def position_of(deal: Deal, rules: Rules | str | None) -> Deal:
+    """*deal* as a position of the game it is played by (:func:`play_rules`).
+
+    Raises
+    ------
+    RulesError
+        If *rules* names no preset, or the cards are not a position of that
+        game (:meth:`Deal.with_rules`).
+    TypeError
+        If *rules* is not a Rules, a str or None.
+    """
+    return deal.with_rules(play_rules(deal, rules))
 
 
 def _play_codes(rules: Rules) -> tuple[int, int, int, int, int]:
@@ -121,7 +139,7 @@ def deadlock(deal: Deal, rules: Rules | str | None = None) -> tuple[Card, ...]:
     """
     if not isinstance(deal, Deal):
         raise TypeError(f"deadlock() needs a Deal, not {type(deal).__name__}")
-    return _deadlock(_engine_args(deal, _engine_rules(deal, rules)))
+    return _deadlock(_engine_args(position_of(deal, rules)))
 
 
 def _deadlock(args: tuple[list[list[int]], list[int], int, tuple[int, int, int, int, int]]
@@ -130,11 +148,24 @@ def _deadlock(args: tuple[list[list[int]], list[int], int, tuple[int, int, int, 
     return tuple(Card.from_index(i) for i in _position.Position(*args).deadlock())
 
 
+#: What a search calls to report how far it has got: ``progress(nodes, bytes)``,
+#: positions generated so far and bytes the search holds.
+Progress = Callable[[int, int], object]
+
+
+def _after(progress: Progress | None, nodes: int) -> Progress | None:
+    """*progress* for a second search that follows a first one of *nodes* positions."""
+    if progress is None:
+        return None
+    return lambda more, held: progress(nodes + more, held)
+
+
 class _Search(Protocol):
     """One search of one position, as a search method makes it."""
 
     def run(
-        self, *, time_limit: float = ..., max_nodes: int = ..., seed: int = ...
+        self, *, time_limit: float = ..., max_nodes: int = ..., seed: int = ...,
+        progress: Progress | None = ...,
     ) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
         """Decide the position: ``(status, moves, nodes, rounds, table_entries)``."""
         ...
@@ -214,7 +245,8 @@ class ShortestSearch:
         self.lower_bound = 0
 
     def run(
-        self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0
+        self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
+        progress: Progress | None = None,
     ) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
         """Find a shortest line: ``(status, moves, nodes, rounds, table_entries)``.
 
@@ -225,7 +257,7 @@ class ShortestSearch:
         """
         start = time.perf_counter()
         status, raw, nodes, rounds, entries = self._dfs.run(
-            time_limit=time_limit, max_nodes=max_nodes, seed=seed
+            time_limit=time_limit, max_nodes=max_nodes, seed=seed, progress=progress
         )
         del self._dfs
         if status != _search.SOLVED:
@@ -234,7 +266,8 @@ class ShortestSearch:
         left_time, left_nodes = _left(start, time_limit, max_nodes, nodes)
         ida = _shortest.ShortestSearch(*self._args, memory_mb=min(self._memory_mb, 1024.0))
         found, line, ida_nodes, bound, _iterations = ida.run(
-            time_limit=left_time, max_nodes=left_nodes, upper=len(raw)
+            time_limit=left_time, max_nodes=left_nodes, upper=len(raw),
+            progress=_after(progress, nodes),
         )
         del ida
         if found == _shortest.UNSOLVABLE:  # pragma: no cover  (the dfs line wins)
@@ -281,15 +314,25 @@ class ProofSearch:
         )
 
     def run(
-        self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0
+        self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
+        progress: Progress | None = None,
     ) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
         """Decide the position: ``(status, moves, nodes, rounds, table_entries)``.
 
         *seed* other than 0 perturbs the order's ties.
         """
         return self._dfs.run(
-            time_limit=time_limit, max_nodes=max_nodes, seed=seed, proof_share=0.0
+            time_limit=time_limit, max_nodes=max_nodes, seed=seed, proof_share=0.0,
+            progress=progress,
         )
+
+
+#: Why the ``"layers"`` method refuses rules whose play is not Baker's Dozen's.
+LAYERS_REFUSAL: Final = (
+    "the layered search rests on Baker's Dozen's play (build any_suit, one card "
+    "at a time, empty columns take nothing, foundations by suit, no foundation "
+    "return; any layout): use method='proof' or 'dfs' for other rules"
+)
 
 
 class LayersSearch:
@@ -328,11 +371,7 @@ class LayersSearch:
         memory_mb: float = DEFAULT_MEMORY_MB,
     ) -> None:
         if play is not None and tuple(play) != _SHORTEST_CODES:
-            raise RulesError(
-                "the layered search rests on Baker's Dozen's play (build any_suit, one card "
-                "at a time, empty columns take nothing, foundations by suit, no foundation "
-                "return; any layout): use method='proof' or 'dfs' for other rules"
-            )
+            raise RulesError(LAYERS_REFUSAL)
         self._args = ([list(c) for c in columns], list(foundations), ranks, play)
         self._memory_mb = memory_mb
         self._layers = _layers.LayeredSearch(*self._args, memory_mb=memory_mb)
@@ -340,7 +379,8 @@ class LayersSearch:
         self.stats: dict[str, int] = {}
 
     def run(
-        self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0
+        self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
+        progress: Progress | None = None,
     ) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
         """Decide the position: ``(status, moves, nodes, rounds, positions)``.
 
@@ -349,7 +389,7 @@ class LayersSearch:
         """
         start = time.perf_counter()
         status, raw, nodes, rounds, stored = self._layers.run(
-            time_limit=time_limit, max_nodes=max_nodes
+            time_limit=time_limit, max_nodes=max_nodes, progress=progress
         )
         self.stats = self._layers.stats
         del self._layers  # its memory goes back before the line is looked for
@@ -361,7 +401,8 @@ class LayersSearch:
         left_time, left_nodes = _left(start, time_limit, max_nodes, nodes)
         dfs = _search.DepthFirstSearch(*self._args, memory_mb=self._memory_mb)
         status, raw, more, more_rounds, _entries = dfs.run(
-            time_limit=left_time, max_nodes=left_nodes, seed=seed
+            time_limit=left_time, max_nodes=left_nodes, seed=seed,
+            progress=_after(progress, nodes),
         )
         if status == _search.UNSOLVABLE:  # pragma: no cover  (the layers reached a win)
             raise BakersDozenError("internal error: the layered search won where the default search cannot")
@@ -454,9 +495,9 @@ def legal_moves(deal: Deal, *, rules: Rules | str | None = None) -> tuple[Move, 
     """
     if not isinstance(deal, Deal):
         raise TypeError(f"legal_moves() needs a Deal, not {type(deal).__name__}")
-    played = _engine_rules(deal, rules)
+    position = position_of(deal, rules)
     return tuple(
-        _to_move(m) for m in _position.Position(*_engine_args(deal, played)).legal_moves()
+        _to_move(m) for m in _position.Position(*_engine_args(position)).legal_moves()
     )
 
 
@@ -487,19 +528,18 @@ def perft(deal: Deal, depth: int, *, rules: Rules | str | None = None) -> int:
     ------
     TypeError
         If *deal* is not a Deal, or *depth* is not an int (a bool is not).
-    ValueError
-        If *depth* is outside 0..MAX_PERFT_DEPTH.
+    ArgumentError
+        A ValueError: if *depth* is outside 0..MAX_PERFT_DEPTH.
     RulesError
-        If *rules* names no preset.
+        If *rules* names no preset, or the deal is not a position of it.
     """
     if not isinstance(deal, Deal):
         raise TypeError(f"perft() needs a Deal, not {type(deal).__name__}")
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise TypeError(f"perft() depth must be an int, not {depth!r}")
     if not 0 <= depth <= MAX_PERFT_DEPTH:
-        raise ValueError(f"perft() depth must be in 0..{MAX_PERFT_DEPTH}, not {depth!r}")
-    played = _engine_rules(deal, rules)
-    return _position.Position(*_engine_args(deal, played)).perft(depth)
+        raise ArgumentError(f"perft() depth must be in 0..{MAX_PERFT_DEPTH}, not {depth!r}")
+    return _position.Position(*_engine_args(position_of(deal, rules))).perft(depth)
 
 
 #: Largest perft depth: deeper counts would never finish (a depth-7 count
@@ -533,18 +573,36 @@ def _check_limit(
         raise TypeError(f"{name} must be an int or None, not {value!r}")
     if integral:
         if not 0 < value <= MAX_NODES_LIMIT:
-            raise ValueError(f"{name} must be in 1..2**64-1, not {value!r}")
+            raise ArgumentError(f"{name} must be in 1..2**64-1, not {value!r}")
         return
     if name == "memory_mb":
         if not (1 <= value <= MAX_MEMORY_MB):  # False for nan; exact for huge ints
-            raise ValueError(f"memory_mb must be in 1..2**20 (MiB), not {value!r}")
+            raise ArgumentError(f"memory_mb must be in 1..2**20 (MiB), not {value!r}")
+        return
+    if value == math.inf:  # no limit, as None (and the command line's "inf")
         return
     try:
         finite = math.isfinite(value) and value < MAX_TIME_LIMIT
     except OverflowError:
         finite = False
     if not finite or value <= 0:
-        raise ValueError(f"{name} must be a positive finite number below 1e15, not {value!r}")
+        raise ArgumentError(
+            f"{name} must be a positive number below 1e15, inf or None (no limit), not {value!r}"
+        )
+
+
+def time_limit_seconds(value: float | None) -> float | None:
+    """A time limit as the package keeps it: None for no limit (``inf`` is None).
+
+    Raises
+    ------
+    TypeError
+        If *value* is not a number or None.
+    ArgumentError
+        If it is not positive, is nan, or is finite and not below 1e15.
+    """
+    _check_limit("time_limit", value)
+    return None if value is None or value == math.inf else value
 
 
 def solve(
@@ -557,6 +615,7 @@ def solve(
     verify: bool = True,
     rules: Rules | str | None = None,
     method: str = "dfs",
+    progress: Progress | None = None,
 ) -> Solution:
     """Decide whether *deal* can be won, and how.
 
@@ -565,7 +624,7 @@ def solve(
     deal : Deal
         An initial layout or a mid-game position.
     time_limit : float or None
-        Seconds of wall-clock time; ``None`` for no limit.  Honoured to
+        Seconds of wall-clock time; ``None`` or ``inf`` for no limit.  Honoured to
         within a few milliseconds (the engine looks at the clock every 1024
         positions).
     max_nodes : int or None
@@ -607,6 +666,14 @@ def solve(
         layer by layer (``LayersSearch``): the quickest and leanest
         proof of an unsolvable deal, no way to win one; Baker's Dozen's
         play knobs only.
+    progress : callable or None
+        Called as ``progress(nodes, bytes)`` while the search runs, at most
+        five times a second (from the thread that called :func:`solve`):
+        the positions generated so far (all phases together) and the bytes
+        the search holds.  The engine calls it when it looks for signals,
+        so it costs the search nothing otherwise; what it raises, solve()
+        raises (the search stops).  The command line draws its progress
+        line with it.
 
     Returns
     -------
@@ -614,11 +681,14 @@ def solve(
 
     Raises
     ------
-    TypeError, ValueError
-        For an argument of the wrong type or out of range; ValueError for
-        an unknown *method* (the message lists the methods).
+    TypeError
+        For an argument of the wrong type.
+    ArgumentError
+        A ValueError: for an argument out of range, or an unknown *method*
+        (the message names the argument, and lists the methods).
     RulesError
-        If *rules* names no preset, or *method* is ``"shortest"`` or
+        A ValueError: if *rules* names no preset, the deal's cards are not
+        a position of that game, or *method* is ``"shortest"`` or
         ``"layers"`` and the rules' play knobs are not Baker's Dozen's.
     MemoryError
         If the memory for the table cannot be had.
@@ -630,26 +700,27 @@ def solve(
     """
     if not isinstance(deal, Deal):
         raise TypeError(f"solve() needs a Deal, not {type(deal).__name__}")
-    _check_limit("time_limit", time_limit)
+    time_limit = time_limit_seconds(time_limit)
     _check_limit("max_nodes", max_nodes, integral=True)
     _check_limit("memory_mb", memory_mb, optional=False)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be an int, not {seed!r}")
     if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be in 0..2**64-1, not {seed!r}")
+        raise ArgumentError(f"seed must be in 0..2**64-1, not {seed!r}")
     if not isinstance(verify, bool):
         raise TypeError(f"verify must be a bool, not {verify!r}")
     if not isinstance(method, str):
         raise TypeError(f"method must be a str, not {method!r}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable or None, not {progress!r}")
     try:
         search_method = SEARCH_METHODS[method]
     except KeyError:
-        raise ValueError(
-            f"unknown search method {method!r}: the methods are {', '.join(SEARCH_METHODS)}"
+        raise ArgumentError(
+            f"method: unknown search method {method!r}: the methods are "
+            f"{', '.join(SEARCH_METHODS)}"
         ) from None
-    played = _engine_rules(deal, rules)
-    if played != deal.rules:
-        deal = deal.with_rules(played)
+    deal = position_of(deal, rules)
 
     start = time.perf_counter()
     args = _engine_args(deal)
@@ -658,6 +729,7 @@ def solve(
         time_limit=float(time_limit or 0.0),
         max_nodes=int(max_nodes or 0),
         seed=seed,
+        progress=progress,
     )
     shortest = search if isinstance(search, ShortestSearch) else None
     del search  # the table's memory goes back at once
@@ -721,17 +793,15 @@ def simplify(
 
     Raises
     ------
-    ValueError
-        If *moves* is not a winning line from *deal* (IllegalMoveError for
-        an illegal move).
+    ArgumentError
+        A ValueError: if *moves* is not a winning line from *deal*
+        (IllegalMoveError, also a ValueError, for an illegal move).
     RulesError
-        If *rules* names no preset.
+        If *rules* names no preset, or the deal is not a position of it.
     """
-    played = _engine_rules(deal, rules)
-    if played != deal.rules:
-        deal = deal.with_rules(played)
+    deal = position_of(deal, rules)
     if not check(deal, moves).won:
-        raise ValueError("the line does not win")
+        raise ArgumentError("moves: the line does not win")
     return _shorten(deal, moves)
 
 

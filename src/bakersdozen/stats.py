@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from .errors import ArgumentError
 from .records import DealId, Record, deal_sort_key, latest
 from .solution import Verdict
 
@@ -48,11 +49,12 @@ def percentile(values: Sequence[float], p: float) -> float:
 
     Raises
     ------
-    ValueError
-        If *values* is empty or *p* is not in (0, 100].
+    ArgumentError
+        A ValueError: if *values* is empty or *p* is not in (0, 100].
     """
     if not values or not 0 < p <= 100:
-        raise ValueError(f"percentile {p!r} of {len(values)} values")
+        raise ArgumentError(f"percentile: p must be in (0, 100] of at least one value, not "
+                            f"{p!r} of {len(values)} values")
     ordered = sorted(values)
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
@@ -80,11 +82,14 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
 
     Raises
     ------
-    ValueError
-        Unless ``0 <= successes <= trials``.
+    ArgumentError
+        A ValueError: unless ``0 <= successes <= trials``.
     """
     if not 0 <= successes <= trials:
-        raise ValueError(f"need 0 <= successes <= trials, not {successes}, {trials}")
+        raise ArgumentError(
+            f"wilson_interval: successes and trials need 0 <= successes <= trials, "
+            f"not {successes!r}, {trials!r}"
+        )
     if trials == 0:
         return (0.0, 1.0)
     n = trials

@@ -13,7 +13,7 @@ import argparse
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
-    memory_mb, add_rules_arguments, file_name, read_board, rules_from_args,
+    memory_mb, add_rules_arguments, file_name, read_board, rules_from_args, search_progress,
 )
 
 HELP = "print the next move of a winning line from a position (board file)"
@@ -52,9 +52,11 @@ def run(args: argparse.Namespace) -> int:
         deal, kings_moved = read_board(args.file, rules)
     if kings_moved:
         print(KINGS_NOTE, file=sys.stderr)
-    answer = hint(
-        deal, time_limit=args.time_limit, max_nodes=args.max_nodes, memory_mb=args.memory_mb,
-    )
+    with search_progress("hint") as progress:
+        answer = hint(
+            deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
+            memory_mb=args.memory_mb, progress=progress,
+        )
     if args.json:
         import json
 

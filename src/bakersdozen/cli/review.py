@@ -17,7 +17,7 @@ import argparse
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
     memory_mb, STDIN_TWICE, add_rules_arguments, error, file_name, read_board, read_moves_file,
-    rules_from_args,
+    rules_from_args, search_progress,
 )
 
 HELP = "find the first move after which a played game could no longer be won"
@@ -70,10 +70,11 @@ def run(args: argparse.Namespace) -> int:
     if kings_moved:
         print(KINGS_NOTE, file=sys.stderr)
     played = read_moves_file(args.moves, rules)
-    result = review(
-        deal, played, time_limit=args.time_limit, max_nodes=args.max_nodes,
-        memory_mb=args.memory_mb,
-    )
+    with search_progress("review") as progress:
+        result = review(
+            deal, played, time_limit=args.time_limit, max_nodes=args.max_nodes,
+            memory_mb=args.memory_mb, progress=progress,
+        )
     if args.json:
         import json
 

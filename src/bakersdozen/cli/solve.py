@@ -19,7 +19,7 @@ import sys
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
     add_rules_arguments, check_writable, file_name, memory_mb, play_knobs_changed, read_board,
-    rules_from_args, write_html,
+    rules_from_args, search_progress, write_html,
 )
 
 HELP = "solve a board file or a PySol deal"
@@ -88,10 +88,11 @@ def run(args: argparse.Namespace) -> int:
     method = ("shortest" if args.shortest else "proof" if args.proof
               else "layers" if args.layers else "dfs")
     try:
-        solution = solve(
-            deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
-            memory_mb=args.memory_mb, seed=args.seed, method=method,
-        )
+        with search_progress("solve") as progress:
+            solution = solve(
+                deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
+                memory_mb=args.memory_mb, seed=args.seed, method=method, progress=progress,
+            )
     except ValueError as error:
         raise BakersDozenError(str(error)) from None
     if args.html and solution.moves:

@@ -199,6 +199,13 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
                 f"{args.output}: holds records of the game {other!r}; write a survey of "
                 f"{rules.name!r} to another file"
             )
+        if (writer and out_format == "csv" and "method" not in writer.columns
+                and (args.proof or args.layers)):
+            return _bad(
+                f"{args.output}: a CSV survey written without a method column: it cannot say "
+                f"which records --{'proof' if args.proof else 'layers'} made; write them to a "
+                "new file"
+            )
         if writer and writer.repaired:
             _say(f"{args.output}: removed a torn last line ({writer.repaired} bytes) "
                  "left by an interrupted run")

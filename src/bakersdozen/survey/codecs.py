@@ -1,13 +1,17 @@
 """Survey files: records as JSON Lines or CSV lines, and back.
 
-JSON Lines: one :meth:`~bakersdozen.Record.to_json` object a line.
-CSV: a header row of :data:`~bakersdozen.records.FIELDS`, then one row a
-record; an empty field is None, ``moves`` holds the JSON list of move
-objects.  Files written by 0.1.0 (no ``game`` column, moves as
-``"AC 8>F"`` text) are read as well, and so are the published tables
-(``bakersdozen/tables/``, ``TABLE_FIELDS``): their ``positions`` are the records'
-``nodes``; they record no game, so a table's game is the preset its file
-name starts with (``good_measure.csv.gz``), else Baker's Dozen.
+JSON Lines: one :meth:`~bakersdozen.records.Record.to_json` object a line.
+CSV: a header row of :data:`CSV_FIELDS`, then one row a record; an empty
+field is None, ``method`` is always written (``dfs`` too), ``optimal`` is
+``true`` or ``false``, ``deadlock`` holds card names separated by spaces,
+``moves`` the JSON list of move objects.  Files with the header of
+earlier versions are read as well: :data:`CSV_FIELDS_NO_METHOD` (no
+``method``, ``optimal``, ``lower_bound``, ``deadlock``: read as ``dfs``,
+None, None, ()) and :data:`CSV_FIELDS_0_1` (0.1.0: no ``game`` column,
+moves as ``"AC 8>F"`` text), and so are the published tables
+(``bakersdozen/tables/``, ``TABLE_FIELDS``): their ``positions`` are the
+records' ``nodes``; they record no game, so a table's game is the preset
+its file name starts with (``good_measure.csv.gz``), else Baker's Dozen.
 """
 
 from __future__ import annotations
@@ -21,12 +25,21 @@ from typing import Final
 from ..errors import ParseError
 from ..records import FIELDS, Record
 
-__all__ = ["FORMATS", "SUFFIX_FORMATS", "output_format", "format_record", "header", "parse"]
+__all__ = [
+    "FORMATS", "SUFFIX_FORMATS", "CSV_FIELDS", "CSV_FIELDS_NO_METHOD", "CSV_FIELDS_0_1",
+    "output_format", "format_record", "header", "csv_columns", "parse",
+]
 
 #: The formats.
 FORMATS: Final = ("jsonl", "csv")
 #: Output suffixes and the format each implies.
 SUFFIX_FORMATS: Final = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
+#: The CSV columns: every field a reader needs to trust a verdict (which
+#: search made it, what it proved), ``moves`` last.
+CSV_FIELDS: Final = FIELDS[:-1] + ("method", "optimal", "lower_bound", "deadlock", "moves")
+#: The CSV header of files written before ``method`` (and ``optimal``,
+#: ``lower_bound``, ``deadlock``) were columns: read as the default search.
+CSV_FIELDS_NO_METHOD: Final = FIELDS
 #: The CSV header of files written by 0.1.0.
 CSV_FIELDS_0_1: Final = (
     "deal", "verdict", "reason", "seconds", "nodes", "length",
@@ -74,20 +87,48 @@ def _csv_line(fields: list[str]) -> str:
 
 def header(format: str) -> str:
     """The first line of a new file: the CSV header row, or ``""`` for JSON Lines."""
-    return _csv_line(list(FIELDS)) if format == "csv" else ""
+    return _csv_line(list(CSV_FIELDS)) if format == "csv" else ""
 
 
-def format_record(record: Record, format: str) -> str:
-    """One record as one line (ending in ``\\n``) of JSON Lines or CSV."""
+def csv_columns(data: bytes) -> tuple[str, ...] | None:
+    """The columns named by the header row of CSV survey *data*; None if it has none."""
+    first = data.split(b"\n", 1)[0].decode("utf-8", "replace").lstrip("\ufeff")
+    if not first.strip():
+        return None
+    return tuple(next(csv.reader([first.rstrip("\r")]), []))
+
+
+def format_record(record: Record, format: str, columns: tuple[str, ...] = CSV_FIELDS) -> str:
+    """One record as one line (ending in ``\\n``) of JSON Lines or CSV.
+
+    *columns* are the CSV columns (:data:`CSV_FIELDS`, or those of a file
+    written before, :data:`CSV_FIELDS_NO_METHOD`).
+
+    Raises
+    ------
+    ParseError
+        If *columns* have no ``method`` and the record was made by another
+        search than the default ``"dfs"``: the file could not say so.
+    """
     values = record.to_json()
     if format == "csv":
+        if "method" not in columns and record.method != "dfs":
+            raise ParseError(
+                f"a record of the {record.method!r} search cannot go in a CSV file without a "
+                "method column (written by an earlier version): write to a new file"
+            )
+        values["method"] = record.method
         cells = []
-        for name in FIELDS:
+        for name in columns:
             value = values.get(name)
             if value is None:
                 cells.append("")
             elif name == "moves":
                 cells.append(json.dumps(value, separators=(",", ":")))
+            elif name == "deadlock":
+                cells.append(" ".join(value))  # type: ignore[arg-type]
+            elif isinstance(value, bool):
+                cells.append("true" if value else "false")
             else:
                 cells.append(str(value))
         return _csv_line(cells)
@@ -115,12 +156,12 @@ def parse(path: str, format: str, data: bytes) -> list[Record]:
             return records
         table = tuple(names) == TABLE_FIELDS
         game = _table_game(path) if table else ""
-        if tuple(names) not in (FIELDS, CSV_FIELDS_0_1, TABLE_FIELDS):
+        if tuple(names) not in (CSV_FIELDS, CSV_FIELDS_NO_METHOD, CSV_FIELDS_0_1, TABLE_FIELDS):
             if text.lstrip("\ufeff \t\r\n").startswith("{"):
                 raise ParseError(f"{path}: a JSON Lines survey, not CSV (--format jsonl)")
             raise ParseError(
                 f"{path}: line 1: header {','.join(names)[:200]!r} is not a survey's "
-                f"({','.join(FIELDS)!r})"
+                f"({','.join(CSV_FIELDS)!r})"
             )
         for row in reader:
             if not row:
@@ -129,12 +170,14 @@ def parse(path: str, format: str, data: bytes) -> list[Record]:
                 raise ParseError(
                     f"{path}: line {reader.line_num}: {len(row)} fields, expected {len(names)}"
                 )
-            fields = dict(zip(names, row))
+            cells: dict[str, object] = dict(zip(names, row))
             if table:
-                fields["nodes"] = fields.pop("positions")
-                fields["game"] = game
+                cells["nodes"] = cells.pop("positions")
+                cells["game"] = game
+            if cells.get("deadlock"):  # card names separated by spaces
+                cells["deadlock"] = str(cells["deadlock"]).split()
             try:
-                records.append(Record.from_json(fields))
+                records.append(Record.from_json(cells))
             except ParseError as error:
                 raise ParseError(f"{path}: line {reader.line_num}: {error}") from None
         return records

@@ -22,7 +22,9 @@ from typing import IO, Final
 from ..errors import ParseError
 from ..records import DealId, Record
 from ..solution import Verdict
-from .codecs import format_record, header, output_format, parse
+from .codecs import (
+    CSV_FIELDS, CSV_FIELDS_NO_METHOD, csv_columns, format_record, header, output_format, parse,
+)
 from .tasks import Task
 
 __all__ = ["read_records", "RecordWriter", "pending", "FSYNC_INTERVAL"]
@@ -82,6 +84,12 @@ class RecordWriter:
         The records the file held when opened, in file order.
     repaired : int
         Bytes of a torn last line removed when opening (0 if none).
+    columns : tuple of str
+        The CSV columns new rows are written in: those of the file's
+        header (:data:`~bakersdozen.survey.codecs.CSV_FIELDS`, or
+        :data:`~bakersdozen.survey.codecs.CSV_FIELDS_NO_METHOD` for a file
+        written before ``method`` was a column, which then takes records
+        of the default search only).
 
     Raises
     ------
@@ -126,7 +134,10 @@ class RecordWriter:
                 self._file.flush()
                 os.fsync(self._file.fileno())
             self.existing = parse(path, format, data[:end])
-            if format == "csv" and end and not data.startswith(header("csv").encode()):
+            self.columns: tuple[str, ...] = CSV_FIELDS
+            if format == "csv" and end:
+                self.columns = csv_columns(data) or CSV_FIELDS
+            if format == "csv" and self.columns not in (CSV_FIELDS, CSV_FIELDS_NO_METHOD):
                 raise ParseError(
                     f"{path}: a CSV survey of bakersdozen 0.1.0 (other columns): it can be "
                     "read and summarised, but write new records to a new file"
@@ -149,7 +160,7 @@ class RecordWriter:
 
     def write(self, record: Record) -> None:
         """Append one record as one line."""
-        self._write_line(format_record(record, self.format))
+        self._write_line(format_record(record, self.format, self.columns))
 
     def close(self) -> None:
         """Flush, ``fsync`` and close the file; release the lock."""

@@ -17,10 +17,12 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
 from typing import TYPE_CHECKING, Any, Final
 
+from ..errors import ArgumentError
 from ..model import Deal
 from ..records import Record
+from ..rules import BAKERS_DOZEN, Rules, RulesError
 from ..solution import DEFAULT_MEMORY_MB
-from ..solver import solve
+from ..solver import LAYERS_REFUSAL, play_rules, plays_shortest, solve, time_limit_seconds
 from .tasks import SURVEY_METHODS, DealSpec, Limits, Task, normalise
 from .workers import InlineExecutor, process_executor, stop, submit
 
@@ -33,17 +35,32 @@ __all__ = [
 
 
 def solve_task(task: Task, limits: Limits) -> Record:
-    """Solve one task (in a worker) and make its record."""
+    """Solve one task (in a worker) and make its record.
+
+    The deal is played by ``limits.rules`` when given, else by its own
+    ``deal.rules`` (a PySol number is dealt for ``limits.rules`` or
+    Baker's Dozen); the record names that game.
+
+    Raises
+    ------
+    RulesError
+        If the deal's cards are not a position of ``limits.rules`` (a
+        13-column deal played as Good Measure), or the method refuses the
+        rules' play.
+    """
     deal_id, deal = task
-    rules = limits.rules
-    position = Deal.pysol(deal, game=rules) if isinstance(deal, int) else deal.with_rules(rules)
+    if isinstance(deal, int):
+        position = Deal.pysol(deal, game=limits.rules or BAKERS_DOZEN)
+    else:
+        position = deal
+    played = play_rules(position, limits.rules)
     solution = solve(
         position, time_limit=limits.time_limit, max_nodes=limits.max_nodes,
-        memory_mb=limits.memory_mb, seed=limits.seed, method=limits.method,
+        memory_mb=limits.memory_mb, seed=limits.seed, method=limits.method, rules=played,
     )
     return Record.from_solution(
         deal_id, solution, time_limit=limits.time_limit, max_nodes=limits.max_nodes,
-        memory_mb=limits.memory_mb, seed=limits.seed, moves=limits.moves, game=rules.name,
+        memory_mb=limits.memory_mb, seed=limits.seed, moves=limits.moves, game=played.name,
         method=limits.method,
     )
 
@@ -182,6 +199,7 @@ def survey(
     seed: int = 0,
     moves: bool = False,
     method: str = "dfs",
+    rules: Rules | str | None = None,
 ) -> Iterator[Record]:
     """Solve many deals, yielding one :class:`~bakersdozen.records.Record` per deal as each finishes.
 
@@ -203,7 +221,7 @@ def survey(
         each table fitted to its worker's memory
         (:mod:`bakersdozen.survey.cluster`).  It is not shut down here.
     time_limit : float or None
-        Seconds of wall-clock time per deal; None for no limit.
+        Seconds of wall-clock time per deal; None or ``inf`` for no limit.
     max_nodes : int or None
         Positions generated per deal; None for no limit.
     memory_mb : float or None
@@ -225,12 +243,27 @@ def survey(
         ``"shortest"`` is refused: a survey decides deals, and the
         fewest-moves search would spend every solved deal's time on its
         length (use ``bakersdozen solve --shortest`` for single deals).
+    rules : Rules, str or None
+        The game every deal is played by, as :func:`bakersdozen.solve`'s
+        *rules* (a preset name is looked up): a PySol number is dealt for
+        it and a :class:`Deal` is played by it.  None (the default): each
+        :class:`Deal` is played by its own ``deal.rules``, and a PySol
+        number is dealt for Baker's Dozen.  Each record's ``game`` is the
+        game its deal was played by.
 
     Raises
     ------
-    TypeError, ValueError
-        For a bad argument (checked when called, before any solving), or a
-        bad deal (when it is reached).
+    TypeError
+        For an argument of the wrong type (checked when called, before any
+        solving), or a deal that is not an int, a Deal or an (id, Deal)
+        pair (when it is reached).
+    BakersDozenError
+        A ValueError as well: for an argument out of range (checked when
+        called: :class:`~bakersdozen.errors.ArgumentError`,
+        :class:`~bakersdozen.rules.RulesError` for *rules* naming no preset
+        or ``"layers"`` with rules that are not Baker's Dozen's play), or a
+        bad deal (when it is reached: a deal number out of range, an id
+        that is a number, a Deal that is not a position of *rules*).
 
     Notes
     -----
@@ -246,7 +279,9 @@ def survey(
     if jobs is None:
         jobs = os.cpu_count() or 1
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a positive int, not {jobs!r}")
+        if isinstance(jobs, int) and not isinstance(jobs, bool):
+            raise ArgumentError(f"jobs must be a positive int, not {jobs!r}")
+        raise TypeError(f"jobs must be a positive int, not {jobs!r}")
     dask = False
     if executor is not None:
         from .cluster import DaskExecutor, is_dask_client
@@ -262,19 +297,25 @@ def survey(
     if not isinstance(method, str):
         raise TypeError(f"method must be a str, not {method!r}")
     if method not in SURVEY_METHODS:
-        raise ValueError(
-            f"a survey's search method is one of {', '.join(map(repr, SURVEY_METHODS))}, "
+        raise ArgumentError(
+            f"method: a survey's search method is one of {', '.join(map(repr, SURVEY_METHODS))}, "
             f"not {method!r}"
             + (" (use bakersdozen.solve(..., method='shortest') per deal)"
                if method == "shortest" else "")
         )
+    played: Rules | None = None
+    if rules is not None:
+        played = play_rules(Deal.pysol(1), rules)
+        if method == "layers" and not plays_shortest(played):
+            raise RulesError(LAYERS_REFUSAL)
     if memory_mb is None:
         memory_mb = DEFAULT_MEMORY_MB if dask else default_memory_mb(jobs)
     # solve() checks its arguments: run it once on a 1-position budget so a
     # bad limit raises here, at the call, rather than later in a worker.
+    time_limit = time_limit_seconds(time_limit)
     solve(Deal.pysol(1), time_limit=time_limit, max_nodes=1, memory_mb=memory_mb, seed=seed,
           method=method)
-    limits = Limits(time_limit, max_nodes, float(memory_mb), seed, bool(moves), method=method)
+    limits = Limits(time_limit, max_nodes, float(memory_mb), seed, bool(moves), played, method)
     return _survey((normalise(item) for item in deals), jobs, limits, executor)
 
 

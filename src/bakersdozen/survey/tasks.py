@@ -7,6 +7,7 @@ canonical text, :func:`bakersdozen.records.board_id`).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from collections.abc import Iterator
@@ -14,7 +15,7 @@ from typing import Final, Union
 
 from .._files import BOARDS_FILE_LIMIT, read_text
 from ..deals import MAX_DEAL, DealNumberError
-from ..errors import ParseError
+from ..errors import ArgumentError, ParseError
 from ..model import Deal
 from ..rules import BAKERS_DOZEN, Rules
 from ..records import DealId, board_id
@@ -273,8 +274,8 @@ def normalise(item: DealSpec) -> Task:
         If *item* is not an int, a Deal or an (id, deal) pair.
     DealNumberError
         For an int outside ``1..2**64-1``.
-    ValueError
-        For an id that is a bare number in a pair (a bare number is a PySol
+    ArgumentError
+        A ValueError: for an id that is a bare number in a pair (a bare number is a PySol
         deal number; give a board a name with a letter in it).
     """
     if isinstance(item, bool):
@@ -293,11 +294,13 @@ def normalise(item: DealSpec) -> Task:
             if isinstance(given, int) and not isinstance(given, bool):
                 if isinstance(deal, int) and given == deal:
                     return given, deal
-                raise ValueError(f"id {given!r}: a number as an id is kept for PySol deal numbers")
+                raise ArgumentError(
+                    f"deal id {given!r}: a number as an id is kept for PySol deal numbers"
+                )
             text = str(given)
             if not text or (text.isascii() and text.isdigit()):
-                raise ValueError(
-                    f"id {text!r}: a board's id needs a letter (bare numbers are PySol deals)"
+                raise ArgumentError(
+                    f"deal id {text!r}: a board's id needs a letter (bare numbers are PySol deals)"
                 )
             return text, deal
     raise TypeError(f"a deal must be an int, a Deal or an (id, Deal) pair, not {item!r}")
@@ -330,9 +333,13 @@ class Limits:
         The move-order seed.
     moves : bool
         Keep the winning lines in the records.
-    rules : Rules
-        The game: a PySol number is dealt for it, and every deal is played
-        by it.
+    rules : Rules or None
+        The game every deal is played by, as :func:`bakersdozen.solve`'s
+        *rules*: a PySol number is dealt for it, and a :class:`Deal` is
+        played by it (``deal.with_rules(rules)``).  None: each
+        :class:`Deal` is played by its own ``deal.rules`` and a PySol
+        number is dealt for Baker's Dozen.  A record names the game its
+        deal was played by.
     method : str
         The search method (:data:`SURVEY_METHODS`): ``"dfs"``,
         ``"proof"`` or ``"layers"``; the records carry it.
@@ -343,5 +350,9 @@ class Limits:
     memory_mb: float = DEFAULT_MEMORY_MB
     seed: int = 0
     moves: bool = False
-    rules: Rules = BAKERS_DOZEN
+    rules: Rules | None = None
     method: str = "dfs"
+
+    def __post_init__(self) -> None:
+        if self.time_limit == math.inf:  # no limit: None in the records (JSON has no inf)
+            object.__setattr__(self, "time_limit", None)

@@ -1,0 +1,201 @@
+"""Progress of long single searches (issue 23).
+
+``solve``, ``hint`` and ``review`` draw a progress line on standard error
+when it is a terminal and a search runs past a second (positions, rate,
+memory, elapsed), and write nothing there when it is a pipe.  The engine
+reports through ``solve(..., progress=callable)``, called when the search
+looks for signals.  The terminal is a pseudo-terminal (:mod:`pty`); every
+process started here is killed (its process group) in a ``finally``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from bakersdozen import Deal, Verdict, check, solve
+from bakersdozen.cli import main
+
+#: A deal no search decides in a few seconds: every search here runs to its time limit.
+HARD = 417
+LINE = re.compile(rb"bakersdozen (\w+): [\d.]+[kMG]? positions, [\d.]+[kMG]? pos/s, "
+                  rb"[\d,]+ MiB \[00:0\d\]")
+
+
+def _run(argv: list[str], terminal: bool, timeout: float = 60) -> tuple[int, bytes, bytes]:
+    """Run ``bakersdozen ARGV`` with standard error on a pseudo-terminal (or a pipe).
+
+    Returns the exit status, standard output and what reached standard error.
+    """
+    command = [sys.executable, "-m", "bakersdozen", *argv]
+    master = slave = -1
+    if terminal:
+        master, slave = pty.openpty()
+        # a terminal has a size (a fresh pty has 0 columns, where nothing fits)
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 120, 0, 0))
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=slave if terminal else subprocess.PIPE,
+        stdin=subprocess.DEVNULL, start_new_session=True,
+    )
+    try:
+        if not terminal:
+            out, err = process.communicate(timeout=timeout)
+            return process.returncode, out, err
+        os.close(slave)
+        seen = b""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:  # EIO: the child closed its end
+                    break
+                if not data:
+                    break
+                seen += data
+            elif process.poll() is not None:
+                break
+        assert process.stdout is not None
+        out = process.stdout.read()
+        return process.wait(timeout=timeout), out, seen
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait(10)
+        if process.stdout is not None:
+            process.stdout.close()
+        if master >= 0:
+            os.close(master)
+
+
+@pytest.fixture(scope="module")
+def hard_board(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("progress") / "hard.txt"
+    path.write_text(Deal.pysol(HARD).to_text())
+    return path
+
+
+@pytest.fixture(scope="module")
+def empty_moves(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("progress") / "moves.txt"
+    path.write_text("# no move played yet\n")
+    return path
+
+
+def _argv(command: str, board: Path, moves: Path) -> list[str]:
+    limits = ["--time-limit", "2", "--memory-mb", "64"]
+    if command == "solve":
+        return ["solve", "--deal", str(HARD), *limits]
+    if command == "proof":
+        return ["solve", "--deal", str(HARD), "--proof", *limits]
+    if command == "hint":
+        return ["hint", str(board), *limits]
+    return ["review", str(board), str(moves), *limits]
+
+
+@pytest.mark.parametrize("command", ["solve", "proof", "hint", "review"])
+def test_a_long_search_shows_progress_on_a_terminal(
+    command: str, hard_board: Path, empty_moves: Path
+) -> None:
+    status, out, err = _run(_argv(command, hard_board, empty_moves), terminal=True)
+    assert status == 3, (out, err)  # unknown: the time limit stopped the search
+    lines = LINE.findall(err)
+    assert lines, err[-2000:]
+    shown = re.findall(rb"([\d.]+)([kMG]?) positions", err)
+    scale = {b"": 1, b"k": 1e3, b"M": 1e6, b"G": 1e9}
+    counts = [float(number) * scale[unit] for number, unit in shown]
+    assert counts == sorted(counts) and counts[-1] > 0
+    assert err.endswith(b"\r")  # the line is erased at the end ...
+    assert b"positions" not in out  # ... and the result is on standard output alone
+    assert b"unknown" in out
+
+
+def test_nothing_when_standard_error_is_a_pipe(hard_board: Path, empty_moves: Path) -> None:
+    for command in ("solve", "hint"):
+        status, out, err = _run(_argv(command, hard_board, empty_moves), terminal=False)
+        assert status == 3
+        assert err == b"", err[-500:]
+        assert b"unknown" in out
+
+
+def test_a_quick_search_shows_nothing() -> None:
+    status, out, err = _run(["solve", "--deal", "1", "--memory-mb", "64"], terminal=True)
+    assert status == 0 and b"verdict: solved" in out
+    assert b"positions" not in err
+
+
+def test_in_process_without_a_terminal_nothing_is_drawn(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["solve", "--deal", str(HARD), "--time-limit", "1.5", "--memory-mb", "64"]) == 3
+    assert capsys.readouterr().err == ""
+
+
+# -- the engine's progress hook -------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["dfs", "proof", "layers"])
+def test_solve_reports_progress(method: str) -> None:
+    calls: list[tuple[int, int]] = []
+    solution = solve(Deal.pysol(HARD), time_limit=1.5, memory_mb=64, method=method,
+                     progress=lambda nodes, held: calls.append((nodes, held)))
+    assert solution.verdict is Verdict.UNKNOWN
+    assert len(calls) >= 3  # five a second, at most
+    nodes = [n for n, _ in calls]
+    assert nodes == sorted(nodes) and 0 < nodes[-1] <= solution.nodes
+    assert all(0 < held <= 64 * 2**20 for _, held in calls)
+
+
+def test_progress_of_a_second_phase_counts_on() -> None:
+    # the shortest search: the default search, then IDA*, one count
+    calls: list[int] = []
+    solution = solve(Deal.pysol(24), time_limit=3, memory_mb=64, method="shortest",
+                     progress=lambda nodes, held: calls.append(nodes))
+    assert solution.solved and check(Deal.pysol(24), solution.moves).won
+    assert calls == sorted(calls) and all(n <= solution.nodes for n in calls)
+
+
+def test_what_progress_raises_stops_the_search() -> None:
+    class Enough(Exception):
+        pass
+
+    def stop(nodes: int, held: int) -> None:
+        raise Enough(nodes)
+
+    with pytest.raises(Enough) as caught:
+        solve(Deal.pysol(HARD), time_limit=30, memory_mb=64, progress=stop)
+    assert caught.value.args[0] > 0  # raised at the first report, with the count so far
+    with pytest.raises(TypeError, match="progress"):
+        solve(Deal.pysol(1), progress=5)  # type: ignore[arg-type]
+
+
+def test_hint_and_review_count_on_across_their_solves() -> None:
+    from bakersdozen import hint, legal_moves, review
+
+    deal = Deal.pysol(HARD)
+    first = legal_moves(deal)[0]
+    played = (first, *legal_moves(check(deal, [first]).position)[:1])
+    calls: list[int] = []
+    result = review(deal, played, time_limit=0.7, memory_mb=64,
+                    progress=lambda nodes, held: calls.append(nodes))
+    assert result.verdict is Verdict.UNKNOWN
+    assert len(calls) >= 4 and calls == sorted(calls)  # two solves or more, one count
+    calls.clear()
+    answer = hint(Deal.pysol(24), time_limit=3, memory_mb=64,
+                  progress=lambda nodes, held: calls.append(nodes))
+    assert answer.move is not None and calls == sorted(calls)
