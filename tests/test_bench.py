@@ -29,6 +29,8 @@ from bakersdozen.bench import (
 from bakersdozen.cli import main
 from bakersdozen.stats import percentile
 
+import children
+
 EASY = "1,24,64"  # two quick wins and a quick proof of unsolvability
 
 FAKE_FC_SOLVE = """\
@@ -167,10 +169,8 @@ def test_jobs_use_processes(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_python_m_entry_point() -> None:
-    import subprocess
-
-    done = subprocess.run([sys.executable, "-m", "bakersdozen", "bench", "--deals", "24", "--json"],
-                          capture_output=True, text=True, timeout=60, check=False)
+    done = children.run([sys.executable, "-m", "bakersdozen", "bench", "--deals", "24",
+                         "--json"], timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["solvers"]["bakersdozen"]["summary"]["solved"] == 1
 

@@ -14,7 +14,6 @@ import os
 import pty
 import re
 import select
-import signal
 import socket
 import struct
 import subprocess
@@ -31,6 +30,7 @@ import pytest
 if os.environ.get("BAKERSDOZEN_REQUIRE_DASK") != "1":
     pytest.importorskip("distributed")
 
+from children import ENV, end, run, spawn, started  # noqa: E402
 from distributed import Client  # noqa: E402
 
 from bakersdozen import Deal, solve  # noqa: E402
@@ -42,7 +42,6 @@ from bakersdozen.survey.cluster import (  # noqa: E402
 
 #: Positions per deal: small, so that the tests stay fast.
 NODES = 300_000
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
 GIB = 2**30
 
 
@@ -50,17 +49,13 @@ GIB = 2**30
 
 
 def _start(argv: list[str], log: Path) -> subprocess.Popen[bytes]:
+    """*argv* in its own process group (children.spawn); the caller ends it (_kill)."""
     with open(log, "wb") as handle:
-        return subprocess.Popen(argv, stdout=handle, stderr=subprocess.STDOUT, env=ENV,
-                                start_new_session=True, stdin=subprocess.DEVNULL)
+        return spawn(argv, stdout=handle, stderr=subprocess.STDOUT)
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGKILL)  # the process and its children (the nanny's)
-    except ProcessLookupError:
-        pass
-    process.wait(10)
+    end(process)  # SIGKILL to the process and its children (the nanny's)
 
 
 def start_scheduler(where: Path) -> tuple[subprocess.Popen[bytes], str]:
@@ -68,14 +63,18 @@ def start_scheduler(where: Path) -> tuple[subprocess.Popen[bytes], str]:
     log = where / "scheduler.log"
     process = _start([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1",
                       "--port", "0", "--no-dashboard"], log)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        found = re.search(r"Scheduler at:\s+(tcp://127\.0\.0\.1:\d+)", log.read_text())
-        if found:
-            return process, found.group(1)
-        if process.poll() is not None:
-            break
-        time.sleep(0.05)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            found = re.search(r"Scheduler at:\s+(tcp://127\.0\.0\.1:\d+)", log.read_text())
+            if found:
+                return process, found.group(1)
+            if process.poll() is not None:
+                break
+            time.sleep(0.05)
+    except BaseException:
+        _kill(process)
+        raise
     _kill(process)
     raise RuntimeError(f"the scheduler did not start: {log.read_text()[-2000:]}")
 
@@ -119,9 +118,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
 
 
 def _cli(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bakersdozen", "survey", *argv], env=ENV,
-                          capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL)
+    return run([sys.executable, "-m", "bakersdozen", "survey", *argv], timeout=timeout)
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
@@ -221,10 +218,7 @@ def test_worker_killed_mid_run_loses_nothing(cluster: Cluster, tmp_path: Path) -
     argv = [sys.executable, "-m", "bakersdozen", "survey", f"1-{count}", "--scheduler",
             cluster.address, "--time-limit", "none", "--max-nodes", "500000",
             "--output", str(out)]
-    survey_process = subprocess.Popen(argv, env=ENV, start_new_session=True,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      stdin=subprocess.DEVNULL)
-    try:
+    with started(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as survey_process:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and survey_process.poll() is None:
             if out.exists() and out.read_bytes().count(b"\n") >= 20:
@@ -236,10 +230,6 @@ def test_worker_killed_mid_run_loses_nothing(cluster: Cluster, tmp_path: Path) -
         assert survey_process.poll() is None, "the survey ended before the kill"
         assert at_kill < count
         stdout, stderr = survey_process.communicate(timeout=120)
-    finally:
-        if survey_process.poll() is None:
-            os.killpg(survey_process.pid, signal.SIGKILL)
-            survey_process.wait()
     assert survey_process.returncode == 0, stderr
     deals = Counter(r["deal"] for r in _lines(out))
     duplicates = sum(n - 1 for n in deals.values())
@@ -257,25 +247,20 @@ def test_scheduler_lost_mid_run_then_resume(tmp_path: Path) -> None:
     count = 300
     args = [f"1-{count}", "--time-limit", "none", "--max-nodes", "500000",
             "--output", str(out)]
-    survey_process = None
     try:
-        survey_process = subprocess.Popen(
+        with started(
             [sys.executable, "-m", "bakersdozen", "survey", *args, "--scheduler", own.address,
-             "--connect-timeout", "1"],
-            env=ENV, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and survey_process.poll() is None:
-            if out.exists() and out.read_bytes().count(b"\n") >= 10:
-                break
-            time.sleep(0.01)
-        _kill(own.scheduler)
-        stdout, stderr = survey_process.communicate(timeout=60)
+             "--connect-timeout", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        ) as survey_process:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and survey_process.poll() is None:
+                if out.exists() and out.read_bytes().count(b"\n") >= 10:
+                    break
+                time.sleep(0.01)
+            _kill(own.scheduler)
+            stdout, stderr = survey_process.communicate(timeout=60)
     finally:
         own.close()
-        if survey_process is not None and survey_process.poll() is None:
-            os.killpg(survey_process.pid, signal.SIGKILL)
-            survey_process.wait()
     assert survey_process.returncode == 4, stderr
     text = stderr.decode()
     assert text.count("\n") == 1, text
@@ -294,27 +279,30 @@ def test_local_cluster_with_progress_bar(tmp_path: Path) -> None:
     primary, secondary = pty.openpty()  # stderr a terminal: the bar is drawn
     fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
     try:
-        process = subprocess.Popen(
+        with started(
             [sys.executable, "-m", "bakersdozen", "survey", "1-40", "--cluster", "local:2",
              "--time-limit", "none", "--max-nodes", str(NODES), "--output", str(out)],
             env=dict(ENV, COLUMNS="120"), stdout=subprocess.PIPE, stderr=secondary,
-            stdin=subprocess.DEVNULL)
-        os.close(secondary)
-        seen = b""
-        while True:
-            ready, _, _ = select.select([primary], [], [], 120)
-            if not ready:
-                break
-            try:
-                chunk = os.read(primary, 65536)
-            except OSError:  # the terminal closed
-                break
-            if not chunk:
-                break
-            seen += chunk
-        stdout, _ = process.communicate(timeout=120)
+        ) as process:
+            os.close(secondary)
+            secondary = -1
+            seen = b""
+            while True:
+                ready, _, _ = select.select([primary], [], [], 120)
+                if not ready:
+                    break
+                try:
+                    chunk = os.read(primary, 65536)
+                except OSError:  # the terminal closed
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            stdout, _ = process.communicate(timeout=120)
     finally:
         os.close(primary)
+        if secondary != -1:
+            os.close(secondary)
     assert process.returncode == 0, seen.decode(errors="replace")
     bar = seen.decode(errors="replace")
     assert "40/40" in bar and "solved=" in bar and "unknown=" in bar, bar

@@ -15,15 +15,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from children import run, started
 
 from bakersdozen import Deal, Verdict, check, solve
 from bakersdozen.cli import main
@@ -33,17 +36,20 @@ from bakersdozen.survey import DealRange, RecordWriter, read_records
 
 DATA = Path(__file__).parent / "data"
 MEMORY_MB = 64
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
 LINUX = sys.platform.startswith("linux") and Path("/proc/self/stat").exists()
 
 
-def _survey(out: Path, *extra: str) -> subprocess.Popen[bytes]:
-    """A long survey in its own session, started as a user would; stderr to OUT.err."""
+@contextlib.contextmanager
+def _survey(out: Path, *extra: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A long survey in its own session, started as a user would; stderr to OUT.err.
+
+    Its process group is killed on leaving the block, whatever happened.
+    """
     argv = [sys.executable, "-m", "bakersdozen", "survey", "1-100000", "--jobs", "2",
             "--time-limit", "5", "--memory-mb", str(MEMORY_MB), "--output", str(out), *extra]
-    with open(f"{out}.err", "wb") as err:
-        return subprocess.Popen(argv, env=ENV, start_new_session=True,
-                                stdout=subprocess.DEVNULL, stderr=err)
+    with open(f"{out}.err", "wb") as err, started(argv, stdout=subprocess.DEVNULL,
+                                                  stderr=err) as process:
+        yield process
 
 
 def _stderr(process: subprocess.Popen[bytes], out: Path) -> str:
@@ -102,12 +108,12 @@ def _none_left(session: int, seconds: float = 5.0) -> list[str]:
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_killed_survey_leaves_no_process(sig: signal.Signals, tmp_path: Path) -> None:
     out = tmp_path / "s.jsonl"
-    process = _survey(out)
-    _wait_for_records(process, out)
-    assert len(_live_in_session(process.pid)) >= 3  # the survey, 2 workers, the tracker
-    os.kill(process.pid, sig)  # the survey alone, not its process group
-    text = _stderr(process, out)
-    assert _none_left(process.pid) == []
+    with _survey(out) as process:
+        _wait_for_records(process, out)
+        assert len(_live_in_session(process.pid)) >= 3  # the survey, 2 workers, the tracker
+        os.kill(process.pid, sig)  # the survey alone, not its process group
+        text = _stderr(process, out)
+        assert _none_left(process.pid) == []
     if sig == signal.SIGTERM:
         assert process.returncode == 143
         assert "terminated" in text and "Traceback" not in text and "leaked" not in text
@@ -119,10 +125,9 @@ def test_killed_survey_leaves_no_process(sig: signal.Signals, tmp_path: Path) ->
 @pytest.mark.skipif(not LINUX, reason="reads /proc")
 def test_timeout_ends_a_survey_cleanly(tmp_path: Path) -> None:
     out = tmp_path / "t.jsonl"
-    done = subprocess.run(
+    done = run(
         ["timeout", "3", sys.executable, "-m", "bakersdozen", "survey", "1-100000", "--jobs",
-         "2", "--memory-mb", str(MEMORY_MB), "--output", str(out)],
-        env=ENV, capture_output=True, text=True, timeout=60, start_new_session=True,
+         "2", "--memory-mb", str(MEMORY_MB), "--output", str(out)], timeout=60,
     )
     assert done.returncode == 124  # timeout's status for "the command timed out"
     assert "leaked" not in done.stderr and "Traceback" not in done.stderr
@@ -132,14 +137,53 @@ def test_timeout_ends_a_survey_cleanly(tmp_path: Path) -> None:
 @pytest.mark.skipif(not LINUX, reason="reads /proc")
 def test_ctrl_c_to_the_group_prints_no_worker_traceback(tmp_path: Path) -> None:
     out = tmp_path / "c.jsonl"
-    process = _survey(out)
-    _wait_for_records(process, out)
-    os.killpg(process.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
-    text = _stderr(process, out)
-    assert process.returncode == 130
-    assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
-    assert text.strip().splitlines()[-1] == "bakersdozen survey: interrupted"
-    assert _none_left(process.pid) == []
+    with _survey(out) as process:
+        _wait_for_records(process, out)
+        os.killpg(process.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+        text = _stderr(process, out)
+        assert process.returncode == 130
+        assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
+        assert text.strip().splitlines()[-1] == "bakersdozen survey: interrupted"
+        assert _none_left(process.pid) == []
+
+
+def _processes_naming(text: str) -> list[int]:
+    """The live processes whose command line contains *text*."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if text in cmdline and stat[stat.rindex(")") + 2] not in "ZX":
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not LINUX, reason="reads /proc")
+def test_signal_tests_pass_when_the_run_ignores_sigint(tmp_path: Path) -> None:
+    """``nohup pytest &``: the run starts with SIGINT ignored, and the Ctrl-C tests
+    still pass and leave nothing running (the children set their own signal actions)."""
+    base = tmp_path / "inner"
+    here = Path(__file__).parent
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+            f"--basetemp={base}", "--rootdir", str(here.parent),
+            f"{here / 'test_faults.py'}::test_ctrl_c_to_the_group_prints_no_worker_traceback",
+            f"{here / 'test_solver.py'}::test_ctrl_c_stops_a_solve_quickly"]
+    try:
+        done = run(argv, timeout=240,
+                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+        left = _processes_naming(str(base))
+        assert left == [], "left running: " + ", ".join(map(str, left))
+        assert done.returncode == 0, done.stdout[-3000:]
+    finally:
+        for pid in _processes_naming(str(base)):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
 
 
 # -- boards are identified by their content --------------------------------------------
@@ -209,10 +253,8 @@ def test_failures_are_one_line_exit_2(
 
 
 def test_stdin_closed() -> None:
-    done = subprocess.run(
-        ["sh", "-c", f"exec '{sys.executable}' -m bakersdozen solve - <&-"],
-        env=ENV, capture_output=True, text=True, timeout=60,
-    )
+    done = run(["sh", "-c", f"exec '{sys.executable}' -m bakersdozen solve - <&-"],
+               timeout=60)
     assert done.returncode == 2
     assert _one_line(done.stderr) == (
         "bakersdozen solve: error: <stdin>: cannot read: standard input is closed"
@@ -222,10 +264,8 @@ def test_stdin_closed() -> None:
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
 def test_output_to_a_full_disk() -> None:
     with open("/dev/full", "w") as full:
-        done = subprocess.run(
-            [sys.executable, "-m", "bakersdozen", "solve", "--deal", "1"],
-            env=ENV, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60,
-        )
+        done = run([sys.executable, "-m", "bakersdozen", "solve", "--deal", "1"],
+                   stdout=full, timeout=60)
     assert done.returncode == 2
     assert "No space left on device" in _one_line(done.stderr)
 
@@ -365,12 +405,11 @@ def test_any_executor_runs_a_survey() -> None:
 @pytest.mark.skipif(not LINUX, reason="signals")
 def test_sigterm_stops_a_solve(tmp_path: Path) -> None:
     err = tmp_path / "err"
-    with open(err, "wb") as handle:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bakersdozen", "solve", "--deal", "417", "--time-limit",
-             "none", "--memory-mb", "16"], env=ENV, stdout=subprocess.DEVNULL, stderr=handle,
-        )
-    time.sleep(1.0)
-    process.terminate()
-    assert process.wait(10) == 143
+    with open(err, "wb") as handle, started(
+        [sys.executable, "-m", "bakersdozen", "solve", "--deal", "417", "--time-limit",
+         "none", "--memory-mb", "16"], stdout=subprocess.DEVNULL, stderr=handle,
+    ) as process:
+        time.sleep(1.0)
+        process.terminate()
+        assert process.wait(10) == 143
     assert _one_line(err.read_text()) == "bakersdozen solve: terminated"

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+import children
+
 import bakersdozen
 from bakersdozen import Deal, ParseError, SurveyRecord, Verdict, check, solve
 from bakersdozen.cli import main
@@ -217,22 +219,21 @@ def test_resume_after_kill(tmp_path: Path) -> None:
     out = tmp_path / "killed.jsonl"
     argv = [sys.executable, "-m", "bakersdozen", "survey", "1-40", "--jobs", "2",
             "--time-limit", "1", "--memory-mb", str(MEMORY_MB), "--output", str(out)]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    process = subprocess.Popen(argv, env=env, start_new_session=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        if out.exists() and out.read_bytes().count(b"\n") >= 3:
-            break
-        time.sleep(0.01)
-    os.killpg(process.pid, signal.SIGKILL)  # the survey and its workers
-    assert process.wait(10) == -signal.SIGKILL, "the survey ended before it could be killed"
+    with children.started(argv, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL) as process:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and process.poll() is None:
+            if out.exists() and out.read_bytes().count(b"\n") >= 3:
+                break
+            time.sleep(0.01)
+        os.killpg(process.pid, signal.SIGKILL)  # the survey and its workers
+        assert process.wait(10) == -signal.SIGKILL, "the survey ended before it could be killed"
     written = out.read_bytes().count(b"\n")
     assert 3 <= written < 40
     with open(out, "ab") as handle:  # as if killed in the middle of a line
         handle.write(b'{"deal":"7","verdict":"sol')
 
-    resumed = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
+    resumed = children.run(argv, timeout=60)
     assert resumed.returncode == 0, resumed.stderr
     assert "torn last line" in resumed.stderr
     assert f"{written} deals already recorded" in resumed.stderr
