@@ -252,6 +252,36 @@ def test_failures_are_one_line_exit_2(
     assert captured.out == ""
 
 
+@pytest.mark.parametrize("command", [
+    ["deal", "1"],
+    ["show", "{board}"],
+    ["solve", "--deal", "1"],
+    ["solve", "--deal", "1", "--json"],
+    ["hint", "{board}"],
+    ["review", "{board}", "{moves}"],
+    ["replay", "{board}", "{moves}", "--html", "/dev/stdout"],
+    ["survey", "1-3", "--jobs", "1", "--memory-mb", "16"],
+    ["survey", "1-200", "--jobs", "2", "--memory-mb", "16"],
+    ["survey", "--summary", "{survey}"],
+    ["bench", "--deals", "24", "--json"],
+], ids=lambda argv: "-".join(argv[:2] + argv[3:4]))
+def test_output_to_a_closed_pipe(command: list[str], tmp_path: Path) -> None:
+    """``bakersdozen ... | head -1``: the reader has gone; the command stops quietly
+    with the status of SIGPIPE, 141 (it exited 0, as if all had been written)."""
+    files = {"board": tmp_path / "board.txt", "moves": tmp_path / "moves.txt",
+             "survey": str(DATA / "survey-0.1.0.jsonl")}
+    files["board"].write_text(Deal.pysol(1).to_text())
+    files["moves"].write_text("\n".join(map(str, solve(Deal.pysol(1)).moves)) + "\n")
+    argv = [sys.executable, "-m", "bakersdozen", *(w.format(**files) for w in command)]
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first line
+    try:
+        done = run(argv, stdout=write, timeout=120)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (141, "")
+
+
 def test_stdin_closed() -> None:
     done = run(["sh", "-c", f"exec '{sys.executable}' -m bakersdozen solve - <&-"],
                timeout=60)

@@ -13,8 +13,11 @@ Exit status: 0 success; 1 unsolvable (``solve``), lost (``hint``,
 be read or written; 3 unknown (``solve``, ``hint``, ``review``: a limit
 stopped the search); 4 the Dask scheduler cannot be reached or was lost
 (``survey``);
-130 interrupted (Ctrl-C); 143 terminated (SIGTERM).  Every failure is one
-line on standard error: ``bakersdozen COMMAND: error: ...``.
+130 interrupted (Ctrl-C); 141 the output is a pipe whose reader has gone
+(``bakersdozen survey 1-1000 | head -1``: the command stops at once and
+quietly, as a program killed by SIGPIPE would, with the status shells report
+for it); 143 terminated (SIGTERM).  Every other failure is one line on
+standard error: ``bakersdozen COMMAND: error: ...``.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from typing import Any, NoReturn
 
 from ..errors import BakersDozenError
 from ._common import (
-    EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, Formatter, error,
+    EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_TERMINATED, Formatter, error,
 )
 
 __all__ = ["main", "build_parser", "COMMANDS", "Terminated"]
@@ -142,9 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
     except BakersDozenError as failure:
         return error(command, str(failure))
-    except BrokenPipeError:  # e.g. `bakersdozen deal 1 | head -1`: the reader had enough
-        _silence_stdout()
-        return EXIT_OK
+    except BrokenPipeError:  # `bakersdozen survey 1-1000 | head -1`: the reader had enough
+        _silence_stdout()  # quietly, with the status of a SIGPIPE (module documentation)
+        return EXIT_CLOSED_PIPE
     except OSError as failure:
         _silence_stdout()
         where = failure.filename or "standard output"

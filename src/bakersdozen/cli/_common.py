@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EXIT_OK", "EXIT_UNSOLVABLE", "EXIT_BAD_INPUT", "EXIT_UNKNOWN", "EXIT_WORKER_DIED",
     "EXIT_CLUSTER",
-    "EXIT_INTERRUPTED", "EXIT_TERMINATED", "KINGS_NOTE", "STDIN_TWICE", "MAX_DEAL",
+    "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_CLOSED_PIPE", "KINGS_NOTE", "STDIN_TWICE", "MAX_DEAL",
     "MAX_MEMORY_MB", "MAX_TIME_LIMIT",
     "positive_float", "time_limit", "memory_mb", "file_name", "positive_int", "seed_int", "deal_number",
     "add_limit_arguments", "add_rules_arguments", "rules_from_args", "read_board", "read_moves_file", "check_writable", "write_html", "error", "Formatter",
@@ -43,6 +43,9 @@ EXIT_CLUSTER: Final = 4
 EXIT_INTERRUPTED: Final = 130
 #: SIGTERM (128 + SIGTERM).
 EXIT_TERMINATED: Final = 143
+#: The output was a pipe whose reader has gone (``| head -1``): the command
+#: stops quietly, with the status a shell reports for SIGPIPE (128 + 13).
+EXIT_CLOSED_PIPE: Final = 141
 
 #: ``review``, ``replay``: the board and the moves cannot share standard input.
 STDIN_TWICE: Final = (
