@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from children import run, started
 
-from bakersdozen import Deal, Verdict, check, solve
+from bakersdozen import Deal, Solution, Verdict, check, solve
 from bakersdozen.cli import main
 from bakersdozen.records import Record, board_id, move_from_json
 from bakersdozen.stats import summarize
@@ -232,7 +232,9 @@ def _one_line(err: str) -> str:
         (["solve", "--deal", "1", "--time-limit", "0"], "'none' for no limit"),
         (["solve", "--deal", "1", "--time-limit", "soon"], "'none' for no limit"),
         (["solve", "--deal", "1", "--max-nodes", "0"], "1..2**64-1"),
-        (["solve", "--deal", "1", "--seed", "-1"], "not a whole number"),
+        (["solve", "--deal", "1", "--seed", "-1"], "--seed: a seed must be at least 0 "),
+        (["solve", "--deal", "-5"], "--deal: a PySol deal number must be at least 1 "),
+        (["solve", "--deal", "1x"], "--deal: not a whole number: '1x'"),
         (["survey", "1-3", "--jobs", "0"], "--jobs"),
         (["survey", "--summary", "nothing.jsonl"], "nothing.jsonl"),
         (["deal"], "required"),
@@ -280,6 +282,64 @@ def test_output_to_a_closed_pipe(command: list[str], tmp_path: Path) -> None:
     finally:
         os.close(write)
     assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_one_unknown_deal_is_named_a_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    # "unknown (time_limit 1): 417" read as 417 unknowns; the 1 was the count
+    record = Record.from_solution(417, Solution(Verdict.UNKNOWN, (), 10, 1.0, "time_limit"),
+                                  time_limit=1.0, max_nodes=None, memory_mb=16, seed=0)
+    text = summarize([record]).format()
+    assert text.splitlines()[-1] == "unknown (stopped by time_limit: 1 deal): deal 417"
+
+
+#: Every whole-number flag of every command, with a value below its least.
+_BELOW_LEAST = [
+    (["deal", "-5"], "number: a PySol deal number must be at least 1"),
+    (["deal", "0"], "number: a PySol deal number must be at least 1"),
+    (["solve", "--deal", "1", "--max-nodes", "-2"], "--max-nodes: the number must be at least 1"),
+    (["hint", "-", "--max-nodes", "0"], "--max-nodes: the number must be at least 1"),
+    (["hint", "-", "--seed", "-1"], "--seed: a seed must be at least 0"),
+    (["review", "a", "b", "--seed", "-3"], "--seed: a seed must be at least 0"),
+    (["survey", "1-3", "--jobs", "-1"], "--jobs/-j: the number must be at least 1"),
+    (["survey", "1-3", "--seed", "-1"], "--seed: a seed must be at least 0"),
+    (["survey", "1-3", "--max-nodes", "-1"], "--max-nodes: the number must be at least 1"),
+    (["bench", "--jobs", "-2"], "--jobs: the number must be at least 1"),
+]
+
+
+@pytest.mark.parametrize(("argv", "words"), _BELOW_LEAST, ids=lambda v: " ".join(v))
+def test_a_number_below_the_least_says_so(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "--deal -5" and "--seed -1" said "not a whole number"
+    assert main(argv) == 2
+    line = _one_line(capsys.readouterr().err)
+    assert line.startswith(f"bakersdozen {argv[0]}: error: argument {words} "), line
+    assert "not a whole number" not in line
+
+
+@pytest.mark.parametrize("argv", [
+    ["deal", "1", "--bogus"], ["show", "-", "--bogus"], ["solve", "--deal", "1", "--bogus"],
+    ["hint", "-", "--bogus"], ["review", "a", "b", "--bogus"],
+    ["replay", "a", "b", "--html", "x.html", "--bogus"], ["survey", "1-3", "--bogus=2"],
+    ["bench", "--bogus"], ["deal", "1", "2"],
+], ids=lambda v: v[0])
+def test_an_unknown_argument_points_to_the_commands_help(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # it pointed to `bakersdozen --help`, which does not list the command's options
+    assert main(argv) == 2
+    line = _one_line(capsys.readouterr().err)
+    assert line == (f"bakersdozen {argv[0]}: error: unrecognized arguments: {argv[-1]} "
+                    f"(see bakersdozen {argv[0]} --help)")
+
+
+def test_an_unknown_option_before_the_command_points_to_the_top_help(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--bogus", "deal", "1"]) == 2
+    assert _one_line(capsys.readouterr().err).endswith(
+        "unrecognized arguments: --bogus (see bakersdozen --help)")
 
 
 def test_stdin_closed() -> None:
@@ -358,7 +418,8 @@ def test_reads_surveys_of_0_1_0(name: str, capsys: pytest.CaptureFixture[str]) -
     summary = summarize(records)  # the latest record of 417 wins
     assert (summary.total, summary.solved, summary.unsolvable, summary.unknown) == (4, 1, 1, 2)
     assert main(["survey", "--summary", str(DATA / name)]) == 0
-    assert "unknown (max_nodes 1, time_limit 1): 417, boards.txt:1" in capsys.readouterr().out
+    assert ("unknown (stopped by max_nodes: 1 deal; stopped by time_limit: 1 deal): "
+            "deals 417, boards.txt:1") in capsys.readouterr().out
 
 
 def test_resumes_a_jsonl_survey_of_0_1_0(tmp_path: Path,

@@ -437,14 +437,14 @@ def test_summary_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "p50 0.500  p90 0.580  p99 10.000  max 10.000" in out
     # Lengths 101..181: p50 = 41st = 141, p90 = 73rd = 173, p99 = 81st = 181.
     assert "p50 141  p90 173  p99 181  max 181" in out
-    assert "unknown (time_limit 3): 264, 265, 266" in out
+    assert "unknown (stopped by time_limit: 3 deals): deals 264, 265, 266" in out
 
 
 def test_summary_lists_few_unknowns() -> None:
     records = [SurveyRecord(n, Verdict.UNKNOWN, "time_limit", 1.0, 1, None)
                for n in range(100, 0, -1)]
     text = summarize(records).format()
-    assert "unknown (time_limit 100): 1, 2, 3," in text
+    assert "unknown (stopped by time_limit: 100 deals): deals 1, 2, 3," in text
     assert "... and 50 more" in text
 
 

@@ -124,7 +124,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = next((w for w in words if not w.startswith("-")), "")
     parser = build_parser(command if command in COMMANDS else None)
     try:
-        args = parser.parse_args(words)
+        args, extras = parser.parse_known_args(words)
+        if extras:  # argparse's own message names the top parser's --help
+            raise _UsageError(
+                f"unrecognized arguments: {' '.join(extras)} "
+                f"(see {_help_for(words, extras[0], args.command)} --help)")
     except _UsageError as usage:
         if command in COMMANDS:
             return error(command, str(usage))
@@ -164,6 +168,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
     return status
+
+
+def _help_for(words: list[str], unknown: str, command: str) -> str:
+    """The program whose ``--help`` lists the options next to *unknown*: the command's
+    when *unknown* comes after the command's name, else ``bakersdozen``."""
+    if command in words and unknown in words and words.index(unknown) < words.index(command):
+        return "bakersdozen"
+    return f"bakersdozen {command}"
 
 
 def _top_error(message: str) -> int:

@@ -147,14 +147,25 @@ def file_name(text: str) -> str:
 
 
 def _whole_number(text: str, low: int, what: str) -> int:
-    """A whole number in low..2**64-1, or ArgumentTypeError saying so."""
-    digits = text.strip()
-    shown = digits if len(digits) <= 24 else f"{digits[:12]}...({len(digits)} characters)"
+    """A whole number in low..2**64-1, or ArgumentTypeError saying so.
+
+    A number below *low* (``-5``, ``0`` for 1..) is a number, and the error
+    says "must be at least"; only what is not a number at all is "not a whole
+    number".
+    """
+    written = text.strip()
+    shown = written if len(written) <= 24 else f"{written[:12]}...({len(written)} characters)"
+    sign, digits = (written[0], written[1:]) if written[:1] in ("-", "+") else ("", written)
     if not (digits.isascii() and digits.isdigit()):
         raise argparse.ArgumentTypeError(f"not a whole number: {shown!r}")
     significant = digits.lstrip("0") or "0"
-    if len(significant) > _MAX_DIGITS or not low <= int(significant) <= MAX_DEAL:
-        raise argparse.ArgumentTypeError(f"{what} must be in {low}..2**64-1, not {shown}")
+    huge = len(significant) > _MAX_DIGITS  # int() of 5000 digits is refused
+    if (sign == "-" and significant != "0") or (not huge and int(significant) < low):
+        raise argparse.ArgumentTypeError(
+            f"{what} must be at least {low} (in {low}..2**64-1), not {shown}")
+    if huge or int(significant) > MAX_DEAL:
+        raise argparse.ArgumentTypeError(
+            f"{what} must be at most 2**64-1 (in {low}..2**64-1), not {shown}")
     return int(significant)
 
 
