@@ -304,6 +304,8 @@ _BELOW_LEAST = [
     (["survey", "1-3", "--seed", "-1"], "--seed: a seed must be at least 0"),
     (["survey", "1-3", "--max-nodes", "-1"], "--max-nodes: the number must be at least 1"),
     (["bench", "--jobs", "-2"], "--jobs: the number must be at least 1"),
+    (["bench", "--deals", "1,-3"], "--deals: deal range '1,-3', item 2: '-3': a deal number "
+                                   "must be at least 1"),
 ]
 
 
@@ -316,6 +318,13 @@ def test_a_number_below_the_least_says_so(
     line = _one_line(capsys.readouterr().err)
     assert line.startswith(f"bakersdozen {argv[0]}: error: argument {words} "), line
     assert "not a whole number" not in line
+
+
+def test_a_negative_deal_in_a_survey_range_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["survey", "-5"]) == 2
+    assert _one_line(capsys.readouterr().err) == (
+        "bakersdozen survey: error: deal range '-5', item 1: '-5': a deal number must be at "
+        "least 1")
 
 
 @pytest.mark.parametrize("argv", [
