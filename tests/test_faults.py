@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from children import run, started
+from children import default_sigint, run, started
 
 from bakersdozen import Deal, Solution, Verdict, check, solve
 from bakersdozen.cli import main
@@ -184,6 +184,29 @@ def test_signal_tests_pass_when_the_run_ignores_sigint(tmp_path: Path) -> None:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
+
+
+def test_ctrl_c_while_a_task_is_submitted_is_not_lost() -> None:
+    """SIGINT was ignored while the survey submitted a task (so that a worker started
+    then would ignore it): a Ctrl-C at that moment was lost, and the survey ran on."""
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    from bakersdozen.survey.workers import submit
+
+    class Pool(ProcessPoolExecutor):  # a Ctrl-C arrives during the submission
+        def submit(self, fn: object, /, *args: object, **kwargs: object) -> Future[None]:
+            os.kill(os.getpid(), signal.SIGINT)
+            future: Future[None] = Future()
+            future.set_result(None)
+            return future
+
+    pool = Pool(1)
+    try:
+        with default_sigint(), pytest.raises(KeyboardInterrupt):
+            submit(pool, print)
+            time.sleep(2)  # not reached: the Ctrl-C is delivered once submitted
+    finally:
+        pool.shutdown()
 
 
 # -- boards are identified by their content --------------------------------------------
