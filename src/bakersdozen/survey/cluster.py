@@ -355,7 +355,13 @@ def _saturated() -> Any:
 
 def start_local_cluster(workers: int | None) -> Any:
     """A ``distributed.LocalCluster`` of *workers* processes (None: Dask's choice), one
-    thread each, on 127.0.0.1 only, no dashboard; run by :mod:`._local_cluster`."""
+    thread each, on 127.0.0.1 only, no dashboard; run by :mod:`._local_cluster`.
+
+    Its log lines below CRITICAL are silenced, in its workers too: closing a
+    cluster makes workers log the scheduler's going ("Failed to communicate
+    with scheduler during heartbeat" and a traceback), and the survey reports
+    what matters itself (a task that kills its workers, a lost scheduler).
+    """
     import distributed
 
     dask: Any = distributed  # not fully typed
@@ -364,7 +370,7 @@ def start_local_cluster(workers: int | None) -> Any:
     with _saturated():
         return dask.LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True,
-            host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
+            host="127.0.0.1", dashboard_address=None, silence_logs=logging.CRITICAL,
             # the scheduler's HTTP routes on a free port (8787 may be taken)
             scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
         )
