@@ -52,6 +52,9 @@ def main() -> int:
     parser.add_argument("--memory-mb", type=float, default=512.0)
     parser.add_argument("--deal", type=int, default=417)
     args = parser.parse_args()
+    # SIGINT must raise here even if this was started with it ignored (nohup, a
+    # script's `&`): the solve has no time limit and would never end
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     deal = Deal.pysol(args.deal)
     rng = random.Random(1)
     times = [once(deal, args.memory_mb, rng.uniform(0.1, 0.6)) for _ in range(args.runs)]

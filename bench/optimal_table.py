@@ -25,9 +25,10 @@ import statistics
 import sys
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor
 
 from bakersdozen import Deal, check, solve
+from bakersdozen.survey.workers import process_executor, stop
 
 
 def solve_deal(number: int, time_limit: float) -> tuple[int, str, int, int, bool, int, float, int]:
@@ -71,11 +72,14 @@ def main(argv: list[str] | None = None) -> int:
     numbers = range(args.first, args.last + 1)
     limits = [args.time_limit] * len(numbers)
     results: Iterator[Row]
-    pool: ProcessPoolExecutor | None = None
+    pool: Executor | None = None
+    finished = False
     if args.jobs == 1:
         results = map(solve_deal, numbers, limits)
     else:
-        pool = ProcessPoolExecutor(max_workers=args.jobs)
+        # the survey's workers: they ignore Ctrl-C (no traceback each) and die with this
+        # process, however it ends; a Ctrl-C stops them at once (stop)
+        pool = process_executor(args.jobs)
         results = pool.map(solve_deal, numbers, limits)
     try:
         for row in results:
@@ -89,9 +93,12 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 out.write(f"| {number} | {verdict} | - | - | - | - | {seconds:.2f} | {nodes} |\n")
             out.flush()
+        finished = True
     finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+        if pool is not None and finished:
+            pool.shutdown()
+        elif pool is not None:
+            stop(pool)
     if rows:
         proven = [r for r in rows if r[4]]
         out.write(

@@ -22,12 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bakersdozen import Deal, _search
 from bakersdozen import parse_deal_range
 from bakersdozen.solver import _engine_args
+from bakersdozen.survey.workers import process_executor, stop
 
 
 def one(job: tuple[int, dict[str, Any], int, float]) -> tuple[int, int, int, float]:
@@ -86,8 +86,12 @@ def main(argv: list[str] | None = None) -> int:
     undecided: dict[str, list[int]] = {}
     for config in args.config:
         jobs = [(n, config, args.max_nodes, args.memory_mb) for n in numbers]
-        with ProcessPoolExecutor(args.jobs) as pool:
+        # the survey's workers: they ignore Ctrl-C and die with this process
+        pool = process_executor(args.jobs)
+        try:
             results = list(pool.map(one, jobs, chunksize=16))
+        finally:
+            stop(pool)  # all done, or Ctrl-C: end the workers now
         solved = sum(1 for r in results if r[1] == _search.SOLVED)
         unsolvable = sum(1 for r in results if r[1] == _search.UNSOLVABLE)
         name = json.dumps(config)

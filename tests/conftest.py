@@ -1,4 +1,8 @@
-"""Shared hypothesis strategies and settings for the tests."""
+"""Shared hypothesis strategies and settings for the tests.
+
+A test that starts a process starts it with :mod:`children` (its own process
+group, default signal actions, the group killed in a ``finally``).
+"""
 
 from __future__ import annotations
 

@@ -29,6 +29,8 @@ from bakersdozen.bench import (
 from bakersdozen.cli import main
 from bakersdozen.stats import percentile
 
+import children
+
 EASY = "1,24,64"  # two quick wins and a quick proof of unsolvability
 
 FAKE_FC_SOLVE = """\
@@ -167,10 +169,8 @@ def test_jobs_use_processes(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_python_m_entry_point() -> None:
-    import subprocess
-
-    done = subprocess.run([sys.executable, "-m", "bakersdozen", "bench", "--deals", "24", "--json"],
-                          capture_output=True, text=True, timeout=60, check=False)
+    done = children.run([sys.executable, "-m", "bakersdozen", "bench", "--deals", "24",
+                         "--json"], timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["solvers"]["bakersdozen"]["summary"]["solved"] == 1
 
@@ -240,32 +240,37 @@ def test_parse_fc_solve_too_many_stacks() -> None:
         parse_fc_solve(text)
 
 
+def _refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """Run ``bench --compare fc-solve`` *args*: exit 2, nothing on stdout, one line."""
+    assert main(["bench", "--deals", "24", "--compare", "fc-solve", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith("bakersdozen bench: error: --compare fc-solve: ")
+    return lines[0]
+
+
 def test_fc_solve_not_found(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(FcSolveUnavailable, match="fc-solve not found on PATH.*--fc-solve PATH"):
         find_fc_solve()
-    # The command says why and benchmarks ours alone.
-    report = run_json(capsys, "--deals", "24", "--compare", "fc-solve")
-    assert list(report["solvers"]) == ["bakersdozen"]
-    assert any("fc-solve not found on PATH" in note for note in report["notes"])
-    # A program the user named explicitly must exist: exit 2.
-    assert main(["bench", "--deals", "24", "--compare", "fc-solve",
-                 "--fc-solve", str(tmp_path / "nope")]) == 2
-    assert "not found or not executable" in capsys.readouterr().err
+    # A comparison asked for and not made is an error (it once exited 0, benchmarking
+    # bakersdozen alone), whether the program was named or looked for on PATH.
+    assert "fc-solve not found on PATH" in _refused(capsys)
+    assert "not found or not executable" in _refused(
+        capsys, "--fc-solve", str(tmp_path / "nope"))
 
 
 def test_fc_solve_with_too_few_stacks(
     fake_fc_solve: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("FAKE_FC_MODE", "stacks")
-    report = run_json(capsys, "--deals", "24", "--compare", "fc-solve")
-    assert list(report["solvers"]) == ["bakersdozen"]
-    assert any("fewer than 13 stacks" in note for note in report["notes"])
-    assert main(["bench", "--deals", "24", "--compare", "fc-solve",
-                 "--fc-solve", str(fake_fc_solve)]) == 2
-    assert "fewer than 13 stacks" in capsys.readouterr().err
+    monkeypatch.setenv("FAKE_FC_MODE", "stacks")  # answers as Debian's 10-stack build
+    assert "fewer than 13 stacks" in _refused(capsys)
+    assert "fewer than 13 stacks" in _refused(capsys, "--fc-solve", str(fake_fc_solve))
+    assert "fewer than 13 stacks" in _refused(capsys, "--json")
 
 
 @pytest.mark.parametrize(

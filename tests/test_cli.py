@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import subprocess
 import sys
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from pysol_cards.random_base import RandomBase
 
 from bakersdozen import Deal
 from bakersdozen.cli import main
+import children
 from conftest import DEAL_1
 
 
@@ -95,10 +95,7 @@ def test_show_empty_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captur
 
 
 def test_python_dash_m() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "bakersdozen", "deal", "24"],
-        capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False, timeout=120,
-    )
+    result = children.run([sys.executable, "-m", "bakersdozen", "deal", "24"], timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("KD 8H AC AS\nKC 3D 8C 2S\n")
 
@@ -117,8 +114,8 @@ def test_command_table_matches_the_modules() -> None:
 def test_only_the_command_run_is_imported() -> None:
     code = ("import sys; from bakersdozen.cli import main; main(['deal', '1']); "
             "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, timeout=60)
+    done = children.run([sys.executable, "-c", code], timeout=60)
+    assert done.returncode == 0, done.stderr
     loaded = set(done.stderr.split())
     assert "bakersdozen.cli.deal" in loaded
     assert not loaded & {"bakersdozen.cli.survey", "bakersdozen.cli.bench", "bakersdozen.survey",

@@ -19,6 +19,7 @@ import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 import time
 from collections import Counter
@@ -31,6 +32,7 @@ import pytest
 if os.environ.get("BAKERSDOZEN_REQUIRE_DASK") != "1":
     pytest.importorskip("distributed")
 
+from children import ENV, end, run, spawn, started  # noqa: E402
 from distributed import Client  # noqa: E402
 
 from bakersdozen import Deal, solve  # noqa: E402
@@ -42,7 +44,6 @@ from bakersdozen.survey.cluster import (  # noqa: E402
 
 #: Positions per deal: small, so that the tests stay fast.
 NODES = 300_000
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
 GIB = 2**30
 
 
@@ -50,17 +51,13 @@ GIB = 2**30
 
 
 def _start(argv: list[str], log: Path) -> subprocess.Popen[bytes]:
+    """*argv* in its own process group (children.spawn); the caller ends it (_kill)."""
     with open(log, "wb") as handle:
-        return subprocess.Popen(argv, stdout=handle, stderr=subprocess.STDOUT, env=ENV,
-                                start_new_session=True, stdin=subprocess.DEVNULL)
+        return spawn(argv, stdout=handle, stderr=subprocess.STDOUT)
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGKILL)  # the process and its children (the nanny's)
-    except ProcessLookupError:
-        pass
-    process.wait(10)
+    end(process)  # SIGKILL to the process and its children (the nanny's)
 
 
 def start_scheduler(where: Path) -> tuple[subprocess.Popen[bytes], str]:
@@ -68,14 +65,18 @@ def start_scheduler(where: Path) -> tuple[subprocess.Popen[bytes], str]:
     log = where / "scheduler.log"
     process = _start([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1",
                       "--port", "0", "--no-dashboard"], log)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        found = re.search(r"Scheduler at:\s+(tcp://127\.0\.0\.1:\d+)", log.read_text())
-        if found:
-            return process, found.group(1)
-        if process.poll() is not None:
-            break
-        time.sleep(0.05)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            found = re.search(r"Scheduler at:\s+(tcp://127\.0\.0\.1:\d+)", log.read_text())
+            if found:
+                return process, found.group(1)
+            if process.poll() is not None:
+                break
+            time.sleep(0.05)
+    except BaseException:
+        _kill(process)
+        raise
     _kill(process)
     raise RuntimeError(f"the scheduler did not start: {log.read_text()[-2000:]}")
 
@@ -119,9 +120,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
 
 
 def _cli(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bakersdozen", "survey", *argv], env=ENV,
-                          capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL)
+    return run([sys.executable, "-m", "bakersdozen", "survey", *argv], timeout=timeout)
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
@@ -247,10 +246,7 @@ def test_worker_killed_mid_run_loses_nothing(cluster: Cluster, tmp_path: Path) -
     argv = [sys.executable, "-m", "bakersdozen", "survey", f"1-{count}", "--scheduler",
             cluster.address, "--time-limit", "none", "--max-nodes", "500000",
             "--output", str(out)]
-    survey_process = subprocess.Popen(argv, env=ENV, start_new_session=True,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      stdin=subprocess.DEVNULL)
-    try:
+    with started(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as survey_process:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and survey_process.poll() is None:
             if out.exists() and out.read_bytes().count(b"\n") >= 20:
@@ -262,10 +258,6 @@ def test_worker_killed_mid_run_loses_nothing(cluster: Cluster, tmp_path: Path) -
         assert survey_process.poll() is None, "the survey ended before the kill"
         assert at_kill < count
         stdout, stderr = survey_process.communicate(timeout=120)
-    finally:
-        if survey_process.poll() is None:
-            os.killpg(survey_process.pid, signal.SIGKILL)
-            survey_process.wait()
     assert survey_process.returncode == 0, stderr
     deals = Counter(r["deal"] for r in _lines(out))
     duplicates = sum(n - 1 for n in deals.values())
@@ -283,25 +275,20 @@ def test_scheduler_lost_mid_run_then_resume(tmp_path: Path) -> None:
     count = 300
     args = [f"1-{count}", "--time-limit", "none", "--max-nodes", "500000",
             "--output", str(out)]
-    survey_process = None
     try:
-        survey_process = subprocess.Popen(
+        with started(
             [sys.executable, "-m", "bakersdozen", "survey", *args, "--scheduler", own.address,
-             "--connect-timeout", "1"],
-            env=ENV, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and survey_process.poll() is None:
-            if out.exists() and out.read_bytes().count(b"\n") >= 10:
-                break
-            time.sleep(0.01)
-        _kill(own.scheduler)
-        stdout, stderr = survey_process.communicate(timeout=60)
+             "--connect-timeout", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        ) as survey_process:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and survey_process.poll() is None:
+                if out.exists() and out.read_bytes().count(b"\n") >= 10:
+                    break
+                time.sleep(0.01)
+            _kill(own.scheduler)
+            stdout, stderr = survey_process.communicate(timeout=60)
     finally:
         own.close()
-        if survey_process is not None and survey_process.poll() is None:
-            os.killpg(survey_process.pid, signal.SIGKILL)
-            survey_process.wait()
     assert survey_process.returncode == 4, stderr
     text = stderr.decode()
     assert text.count("\n") == 1, text
@@ -320,27 +307,30 @@ def test_local_cluster_with_progress_bar(tmp_path: Path) -> None:
     primary, secondary = pty.openpty()  # stderr a terminal: the bar is drawn
     fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
     try:
-        process = subprocess.Popen(
+        with started(
             [sys.executable, "-m", "bakersdozen", "survey", "1-40", "--cluster", "local:2",
              "--time-limit", "none", "--max-nodes", str(NODES), "--output", str(out)],
             env=dict(ENV, COLUMNS="120"), stdout=subprocess.PIPE, stderr=secondary,
-            stdin=subprocess.DEVNULL)
-        os.close(secondary)
-        seen = b""
-        while True:
-            ready, _, _ = select.select([primary], [], [], 120)
-            if not ready:
-                break
-            try:
-                chunk = os.read(primary, 65536)
-            except OSError:  # the terminal closed
-                break
-            if not chunk:
-                break
-            seen += chunk
-        stdout, _ = process.communicate(timeout=120)
+        ) as process:
+            os.close(secondary)
+            secondary = -1
+            seen = b""
+            while True:
+                ready, _, _ = select.select([primary], [], [], 120)
+                if not ready:
+                    break
+                try:
+                    chunk = os.read(primary, 65536)
+                except OSError:  # the terminal closed
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            stdout, _ = process.communicate(timeout=120)
     finally:
         os.close(primary)
+        if secondary != -1:
+            os.close(secondary)
     assert process.returncode == 0, seen.decode(errors="replace")
     bar = seen.decode(errors="replace")
     assert "40/40" in bar and "solved=" in bar and "unknown=" in bar, bar
@@ -348,6 +338,101 @@ def test_local_cluster_with_progress_bar(tmp_path: Path) -> None:
     rows = out.read_text().splitlines()
     assert len(rows) == 41 and rows[0].startswith("deal,")
     assert "deals: 40" in stdout.decode()
+
+
+def _survey_children(pid: int) -> list[int]:
+    """The pids of *pid*'s children."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _in_session(session: int) -> list[int]:
+    """The live (not zombie) processes of *session*."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            if int(fields[3]) == session and fields[0] not in "ZX":
+                found.append(int(entry.name))
+    return found
+
+
+def _kill_sessions(sessions: list[int]) -> None:
+    for session in sessions:
+        for pid in _in_session(session):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def _interrupted_survey(tmp_path: Path, how: str, *where: str) -> tuple[int, str, list[int]]:
+    """Start a long survey, wait for records, then Ctrl-C its process group (*how*
+    "int") or SIGKILL the survey alone ("kill"): its status, all its standard error
+    (read until every process that shares it has closed it), and the sessions of the
+    processes it had started in sessions of their own."""
+    out = Path(tempfile.mkdtemp(dir=tmp_path)) / "s.jsonl"  # a new survey each time
+    argv = [sys.executable, "-m", "bakersdozen", "survey", "1-100000", *where,
+            "--time-limit", "5", "--memory-mb", "64", "--output", str(out)]
+    sessions: list[int] = []
+    try:
+        with started(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as process:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and process.poll() is None:
+                if out.exists() and out.read_bytes().count(b"\n") >= 3:
+                    break
+                time.sleep(0.05)
+            assert process.poll() is None, process.communicate()[1].decode()
+            sessions = [pid for pid in _survey_children(process.pid)
+                        if os.getsid(pid) == pid]
+            if how == "int":
+                os.killpg(process.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+            else:
+                os.kill(process.pid, signal.SIGKILL)  # the survey alone
+            _, err = process.communicate(timeout=90)
+            status = process.returncode
+        deadline = time.monotonic() + 30
+        while any(map(_in_session, sessions)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return status, err.decode(errors="replace"), [s for s in sessions if _in_session(s)]
+    finally:
+        _kill_sessions(sessions)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_on_a_local_cluster_is_one_line(tmp_path: Path) -> None:
+    # Ctrl-C reached the Dask workers too: two tracebacks (KeyboardInterrupt, CancelledError)
+    status, err, left = _interrupted_survey(tmp_path, "int", "--cluster", "local:2")
+    assert status == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.splitlines()[-1] == "bakersdozen survey: interrupted", err
+    # what the same Ctrl-C prints on worker processes (--jobs 2)
+    jobs_status, jobs_err, _ = _interrupted_survey(tmp_path, "int", "--jobs", "2")
+    assert (status, err) == (jobs_status, jobs_err)
+    assert left == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_sigkill_of_a_local_cluster_survey_leaks_nothing(tmp_path: Path) -> None:
+    # the workers' nannies made semaphores in the survey's process: after its SIGKILL
+    # the resource tracker warned of 12 leaked semaphores, and the workers printed
+    # tracebacks of their lost connections
+    status, err, left = _interrupted_survey(tmp_path, "kill", "--cluster", "local:2")
+    assert status == -signal.SIGKILL
+    assert "leaked" not in err and "Traceback" not in err, err
+    assert left == []
 
 
 def test_without_distributed_one_line_and_status_2(

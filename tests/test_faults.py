@@ -15,17 +15,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from children import default_sigint, run, started
 
-from bakersdozen import Deal, Verdict, check, solve
+from bakersdozen import Deal, Solution, Verdict, check, solve
 from bakersdozen.cli import main
 from bakersdozen.records import Record, board_id, move_from_json
 from bakersdozen.stats import summarize
@@ -33,17 +36,20 @@ from bakersdozen.survey import DealRange, RecordWriter, read_records
 
 DATA = Path(__file__).parent / "data"
 MEMORY_MB = 64
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
 LINUX = sys.platform.startswith("linux") and Path("/proc/self/stat").exists()
 
 
-def _survey(out: Path, *extra: str) -> subprocess.Popen[bytes]:
-    """A long survey in its own session, started as a user would; stderr to OUT.err."""
+@contextlib.contextmanager
+def _survey(out: Path, *extra: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A long survey in its own session, started as a user would; stderr to OUT.err.
+
+    Its process group is killed on leaving the block, whatever happened.
+    """
     argv = [sys.executable, "-m", "bakersdozen", "survey", "1-100000", "--jobs", "2",
             "--time-limit", "5", "--memory-mb", str(MEMORY_MB), "--output", str(out), *extra]
-    with open(f"{out}.err", "wb") as err:
-        return subprocess.Popen(argv, env=ENV, start_new_session=True,
-                                stdout=subprocess.DEVNULL, stderr=err)
+    with open(f"{out}.err", "wb") as err, started(argv, stdout=subprocess.DEVNULL,
+                                                  stderr=err) as process:
+        yield process
 
 
 def _stderr(process: subprocess.Popen[bytes], out: Path) -> str:
@@ -102,12 +108,12 @@ def _none_left(session: int, seconds: float = 5.0) -> list[str]:
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_killed_survey_leaves_no_process(sig: signal.Signals, tmp_path: Path) -> None:
     out = tmp_path / "s.jsonl"
-    process = _survey(out)
-    _wait_for_records(process, out)
-    assert len(_live_in_session(process.pid)) >= 3  # the survey, 2 workers, the tracker
-    os.kill(process.pid, sig)  # the survey alone, not its process group
-    text = _stderr(process, out)
-    assert _none_left(process.pid) == []
+    with _survey(out) as process:
+        _wait_for_records(process, out)
+        assert len(_live_in_session(process.pid)) >= 3  # the survey, 2 workers, the tracker
+        os.kill(process.pid, sig)  # the survey alone, not its process group
+        text = _stderr(process, out)
+        assert _none_left(process.pid) == []
     if sig == signal.SIGTERM:
         assert process.returncode == 143
         assert "terminated" in text and "Traceback" not in text and "leaked" not in text
@@ -119,10 +125,9 @@ def test_killed_survey_leaves_no_process(sig: signal.Signals, tmp_path: Path) ->
 @pytest.mark.skipif(not LINUX, reason="reads /proc")
 def test_timeout_ends_a_survey_cleanly(tmp_path: Path) -> None:
     out = tmp_path / "t.jsonl"
-    done = subprocess.run(
+    done = run(
         ["timeout", "3", sys.executable, "-m", "bakersdozen", "survey", "1-100000", "--jobs",
-         "2", "--memory-mb", str(MEMORY_MB), "--output", str(out)],
-        env=ENV, capture_output=True, text=True, timeout=60, start_new_session=True,
+         "2", "--memory-mb", str(MEMORY_MB), "--output", str(out)], timeout=60,
     )
     assert done.returncode == 124  # timeout's status for "the command timed out"
     assert "leaked" not in done.stderr and "Traceback" not in done.stderr
@@ -132,14 +137,76 @@ def test_timeout_ends_a_survey_cleanly(tmp_path: Path) -> None:
 @pytest.mark.skipif(not LINUX, reason="reads /proc")
 def test_ctrl_c_to_the_group_prints_no_worker_traceback(tmp_path: Path) -> None:
     out = tmp_path / "c.jsonl"
-    process = _survey(out)
-    _wait_for_records(process, out)
-    os.killpg(process.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
-    text = _stderr(process, out)
-    assert process.returncode == 130
-    assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
-    assert text.strip().splitlines()[-1] == "bakersdozen survey: interrupted"
-    assert _none_left(process.pid) == []
+    with _survey(out) as process:
+        _wait_for_records(process, out)
+        os.killpg(process.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+        text = _stderr(process, out)
+        assert process.returncode == 130
+        assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
+        assert text.strip().splitlines()[-1] == "bakersdozen survey: interrupted"
+        assert _none_left(process.pid) == []
+
+
+def _processes_naming(text: str) -> list[int]:
+    """The live processes whose command line contains *text*."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if text in cmdline and stat[stat.rindex(")") + 2] not in "ZX":
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not LINUX, reason="reads /proc")
+def test_signal_tests_pass_when_the_run_ignores_sigint(tmp_path: Path) -> None:
+    """``nohup pytest &``: the run starts with SIGINT ignored, and the Ctrl-C tests
+    still pass and leave nothing running (the children set their own signal actions)."""
+    base = tmp_path / "inner"
+    here = Path(__file__).parent
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+            f"--basetemp={base}", "--rootdir", str(here.parent),
+            f"{here / 'test_faults.py'}::test_ctrl_c_to_the_group_prints_no_worker_traceback",
+            f"{here / 'test_solver.py'}::test_ctrl_c_stops_a_solve_quickly"]
+    try:
+        done = run(argv, timeout=240,
+                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+        left = _processes_naming(str(base))
+        assert left == [], "left running: " + ", ".join(map(str, left))
+        assert done.returncode == 0, done.stdout[-3000:]
+    finally:
+        for pid in _processes_naming(str(base)):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def test_ctrl_c_while_a_task_is_submitted_is_not_lost() -> None:
+    """SIGINT was ignored while the survey submitted a task (so that a worker started
+    then would ignore it): a Ctrl-C at that moment was lost, and the survey ran on."""
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    from bakersdozen.survey.workers import submit
+
+    class Pool(ProcessPoolExecutor):  # a Ctrl-C arrives during the submission
+        def submit(self, fn: object, /, *args: object, **kwargs: object) -> Future[None]:
+            os.kill(os.getpid(), signal.SIGINT)
+            future: Future[None] = Future()
+            future.set_result(None)
+            return future
+
+    pool = Pool(1)
+    try:
+        with default_sigint(), pytest.raises(KeyboardInterrupt):
+            submit(pool, print)
+            time.sleep(2)  # not reached: the Ctrl-C is delivered once submitted
+    finally:
+        pool.shutdown()
 
 
 # -- boards are identified by their content --------------------------------------------
@@ -188,7 +255,9 @@ def _one_line(err: str) -> str:
         (["solve", "--deal", "1", "--time-limit", "0"], "'none' for no limit"),
         (["solve", "--deal", "1", "--time-limit", "soon"], "'none' for no limit"),
         (["solve", "--deal", "1", "--max-nodes", "0"], "1..2**64-1"),
-        (["solve", "--deal", "1", "--seed", "-1"], "not a whole number"),
+        (["solve", "--deal", "1", "--seed", "-1"], "--seed: a seed must be at least 0 "),
+        (["solve", "--deal", "-5"], "--deal: a PySol deal number must be at least 1 "),
+        (["solve", "--deal", "1x"], "--deal: not a whole number: '1x'"),
         (["survey", "1-3", "--jobs", "0"], "--jobs"),
         (["survey", "--summary", "nothing.jsonl"], "nothing.jsonl"),
         (["deal"], "required"),
@@ -208,11 +277,106 @@ def test_failures_are_one_line_exit_2(
     assert captured.out == ""
 
 
+@pytest.mark.parametrize("command", [
+    ["deal", "1"],
+    ["show", "{board}"],
+    ["solve", "--deal", "1"],
+    ["solve", "--deal", "1", "--json"],
+    ["hint", "{board}"],
+    ["review", "{board}", "{moves}"],
+    ["replay", "{board}", "{moves}", "--html", "/dev/stdout"],
+    ["survey", "1-3", "--jobs", "1", "--memory-mb", "16"],
+    ["survey", "1-200", "--jobs", "2", "--memory-mb", "16"],
+    ["survey", "--summary", "{survey}"],
+    ["bench", "--deals", "24", "--json"],
+], ids=lambda argv: "-".join(argv[:2] + argv[3:4]))
+def test_output_to_a_closed_pipe(command: list[str], tmp_path: Path) -> None:
+    """``bakersdozen ... | head -1``: the reader has gone; the command stops quietly
+    with the status of SIGPIPE, 141 (it exited 0, as if all had been written)."""
+    files = {"board": tmp_path / "board.txt", "moves": tmp_path / "moves.txt",
+             "survey": str(DATA / "survey-0.1.0.jsonl")}
+    files["board"].write_text(Deal.pysol(1).to_text())
+    files["moves"].write_text("\n".join(map(str, solve(Deal.pysol(1)).moves)) + "\n")
+    argv = [sys.executable, "-m", "bakersdozen", *(w.format(**files) for w in command)]
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first line
+    try:
+        done = run(argv, stdout=write, timeout=120)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_one_unknown_deal_is_named_a_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    # "unknown (time_limit 1): 417" read as 417 unknowns; the 1 was the count
+    record = Record.from_solution(417, Solution(Verdict.UNKNOWN, (), 10, 1.0, "time_limit"),
+                                  time_limit=1.0, max_nodes=None, memory_mb=16, seed=0)
+    text = summarize([record]).format()
+    assert text.splitlines()[-1] == "unknown (stopped by time_limit: 1 deal): deal 417"
+
+
+#: Every whole-number flag of every command, with a value below its least.
+_BELOW_LEAST = [
+    (["deal", "-5"], "number: a PySol deal number must be at least 1"),
+    (["deal", "0"], "number: a PySol deal number must be at least 1"),
+    (["solve", "--deal", "1", "--max-nodes", "-2"], "--max-nodes: the number must be at least 1"),
+    (["hint", "-", "--max-nodes", "0"], "--max-nodes: the number must be at least 1"),
+    (["hint", "-", "--seed", "-1"], "--seed: a seed must be at least 0"),
+    (["review", "a", "b", "--seed", "-3"], "--seed: a seed must be at least 0"),
+    (["survey", "1-3", "--jobs", "-1"], "--jobs/-j: the number must be at least 1"),
+    (["survey", "1-3", "--seed", "-1"], "--seed: a seed must be at least 0"),
+    (["survey", "1-3", "--max-nodes", "-1"], "--max-nodes: the number must be at least 1"),
+    (["bench", "--jobs", "-2"], "--jobs: the number must be at least 1"),
+    (["bench", "--deals", "1,-3"], "--deals: deal range '1,-3', item 2: '-3': a deal number "
+                                   "must be at least 1"),
+]
+
+
+@pytest.mark.parametrize(("argv", "words"), _BELOW_LEAST, ids=lambda v: " ".join(v))
+def test_a_number_below_the_least_says_so(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "--deal -5" and "--seed -1" said "not a whole number"
+    assert main(argv) == 2
+    line = _one_line(capsys.readouterr().err)
+    assert line.startswith(f"bakersdozen {argv[0]}: error: argument {words} "), line
+    assert "not a whole number" not in line
+
+
+def test_a_negative_deal_in_a_survey_range_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["survey", "-5"]) == 2
+    assert _one_line(capsys.readouterr().err) == (
+        "bakersdozen survey: error: deal range '-5', item 1: '-5': a deal number must be at "
+        "least 1")
+
+
+@pytest.mark.parametrize("argv", [
+    ["deal", "1", "--bogus"], ["show", "-", "--bogus"], ["solve", "--deal", "1", "--bogus"],
+    ["hint", "-", "--bogus"], ["review", "a", "b", "--bogus"],
+    ["replay", "a", "b", "--html", "x.html", "--bogus"], ["survey", "1-3", "--bogus=2"],
+    ["bench", "--bogus"], ["deal", "1", "2"],
+], ids=lambda v: v[0])
+def test_an_unknown_argument_points_to_the_commands_help(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # it pointed to `bakersdozen --help`, which does not list the command's options
+    assert main(argv) == 2
+    line = _one_line(capsys.readouterr().err)
+    assert line == (f"bakersdozen {argv[0]}: error: unrecognized arguments: {argv[-1]} "
+                    f"(see bakersdozen {argv[0]} --help)")
+
+
+def test_an_unknown_option_before_the_command_points_to_the_top_help(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--bogus", "deal", "1"]) == 2
+    assert _one_line(capsys.readouterr().err).endswith(
+        "unrecognized arguments: --bogus (see bakersdozen --help)")
+
+
 def test_stdin_closed() -> None:
-    done = subprocess.run(
-        ["sh", "-c", f"exec '{sys.executable}' -m bakersdozen solve - <&-"],
-        env=ENV, capture_output=True, text=True, timeout=60,
-    )
+    done = run(["sh", "-c", f"exec '{sys.executable}' -m bakersdozen solve - <&-"],
+               timeout=60)
     assert done.returncode == 2
     assert _one_line(done.stderr) == (
         "bakersdozen solve: error: <stdin>: cannot read: standard input is closed"
@@ -222,10 +386,8 @@ def test_stdin_closed() -> None:
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
 def test_output_to_a_full_disk() -> None:
     with open("/dev/full", "w") as full:
-        done = subprocess.run(
-            [sys.executable, "-m", "bakersdozen", "solve", "--deal", "1"],
-            env=ENV, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60,
-        )
+        done = run([sys.executable, "-m", "bakersdozen", "solve", "--deal", "1"],
+                   stdout=full, timeout=60)
     assert done.returncode == 2
     assert "No space left on device" in _one_line(done.stderr)
 
@@ -288,7 +450,8 @@ def test_reads_surveys_of_0_1_0(name: str, capsys: pytest.CaptureFixture[str]) -
     summary = summarize(records)  # the latest record of 417 wins
     assert (summary.total, summary.solved, summary.unsolvable, summary.unknown) == (4, 1, 1, 2)
     assert main(["survey", "--summary", str(DATA / name)]) == 0
-    assert "unknown (max_nodes 1, time_limit 1): 417, boards.txt:1" in capsys.readouterr().out
+    assert ("unknown (stopped by max_nodes: 1 deal; stopped by time_limit: 1 deal): "
+            "deals 417, boards.txt:1") in capsys.readouterr().out
 
 
 def test_resumes_a_jsonl_survey_of_0_1_0(tmp_path: Path,
@@ -365,12 +528,11 @@ def test_any_executor_runs_a_survey() -> None:
 @pytest.mark.skipif(not LINUX, reason="signals")
 def test_sigterm_stops_a_solve(tmp_path: Path) -> None:
     err = tmp_path / "err"
-    with open(err, "wb") as handle:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bakersdozen", "solve", "--deal", "417", "--time-limit",
-             "none", "--memory-mb", "16"], env=ENV, stdout=subprocess.DEVNULL, stderr=handle,
-        )
-    time.sleep(1.0)
-    process.terminate()
-    assert process.wait(10) == 143
+    with open(err, "wb") as handle, started(
+        [sys.executable, "-m", "bakersdozen", "solve", "--deal", "417", "--time-limit",
+         "none", "--memory-mb", "16"], stdout=subprocess.DEVNULL, stderr=handle,
+    ) as process:
+        time.sleep(1.0)
+        process.terminate()
+        assert process.wait(10) == 143
     assert _one_line(err.read_text()) == "bakersdozen solve: terminated"

@@ -9,12 +9,13 @@ here, with a planted cycle and a planted upward import.
 from __future__ import annotations
 
 import ast
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+import children
 
 import bakersdozen
 
@@ -232,8 +233,8 @@ def test_the_cli_imports_the_library() -> None:
 )
 def test_import_is_light(statement: str, absent: list[str]) -> None:
     code = f"import sys; {statement}; print(' '.join(sorted(sys.modules)))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, timeout=60)
+    done = children.run([sys.executable, "-c", code], timeout=60)
+    assert done.returncode == 0, done.stderr
     loaded = set(done.stdout.split())
     assert "bakersdozen" in loaded
     assert sorted(loaded & set(absent)) == []

@@ -28,6 +28,7 @@ import pytest
 
 from bakersdozen import FOUNDATION, Card, Deal, Move, check, replay_html, solve
 from bakersdozen.replay import replay_data
+import children
 from replay_games import SEQUENCE_RULES, expected_steps, foundation_return, good_measure, reduced
 
 CHROMIUM = os.environ.get("BAKERSDOZEN_CHROMIUM", "/usr/bin/chromium")
@@ -70,11 +71,20 @@ def driver() -> Iterator[Any]:
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
     # An explicit driver path: Selenium Manager is not run, nothing is downloaded.
-    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    # chromedriver leads a process group of its own (with the browser it starts, default
+    # signal actions); the group is killed at the end whatever happens, quit() or not.
+    service = Service(CHROMEDRIVER, popen_kw={"start_new_session": True,
+                                              "preexec_fn": children.default_signals})
     try:
-        yield browser
+        browser = webdriver.Chrome(service=service, options=options)
+        try:
+            yield browser
+        finally:
+            browser.quit()
     finally:
-        browser.quit()
+        process = getattr(service, "process", None)
+        if process is not None:
+            children.end(process)
 
 
 @pytest.fixture

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+import children
+
 import bakersdozen
 from bakersdozen import Deal, ParseError, SurveyRecord, Verdict, check, solve
 from bakersdozen.cli import main
@@ -218,22 +220,21 @@ def test_resume_after_kill(tmp_path: Path) -> None:
     out = tmp_path / "killed.jsonl"
     argv = [sys.executable, "-m", "bakersdozen", "survey", "1-40", "--jobs", "2",
             "--time-limit", "1", "--memory-mb", str(MEMORY_MB), "--output", str(out)]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    process = subprocess.Popen(argv, env=env, start_new_session=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        if out.exists() and out.read_bytes().count(b"\n") >= 3:
-            break
-        time.sleep(0.01)
-    os.killpg(process.pid, signal.SIGKILL)  # the survey and its workers
-    assert process.wait(10) == -signal.SIGKILL, "the survey ended before it could be killed"
+    with children.started(argv, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL) as process:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and process.poll() is None:
+            if out.exists() and out.read_bytes().count(b"\n") >= 3:
+                break
+            time.sleep(0.01)
+        os.killpg(process.pid, signal.SIGKILL)  # the survey and its workers
+        assert process.wait(10) == -signal.SIGKILL, "the survey ended before it could be killed"
     written = out.read_bytes().count(b"\n")
     assert 3 <= written < 40
     with open(out, "ab") as handle:  # as if killed in the middle of a line
         handle.write(b'{"deal":"7","verdict":"sol')
 
-    resumed = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
+    resumed = children.run(argv, timeout=60)
     assert resumed.returncode == 0, resumed.stderr
     assert "torn last line" in resumed.stderr
     assert f"{written} deals already recorded" in resumed.stderr
@@ -437,14 +438,14 @@ def test_summary_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "p50 0.500  p90 0.580  p99 10.000  max 10.000" in out
     # Lengths 101..181: p50 = 41st = 141, p90 = 73rd = 173, p99 = 81st = 181.
     assert "p50 141  p90 173  p99 181  max 181" in out
-    assert "unknown (time_limit 3): 264, 265, 266" in out
+    assert "unknown (stopped by time_limit: 3 deals): deals 264, 265, 266" in out
 
 
 def test_summary_lists_few_unknowns() -> None:
     records = [SurveyRecord(n, Verdict.UNKNOWN, "time_limit", 1.0, 1, None)
                for n in range(100, 0, -1)]
     text = summarize(records).format()
-    assert "unknown (time_limit 100): 1, 2, 3," in text
+    assert "unknown (stopped by time_limit: 100 deals): deals 1, 2, 3," in text
     assert "... and 50 more" in text
 
 

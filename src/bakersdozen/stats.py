@@ -187,12 +187,27 @@ class Summary:
             spread = "  ".join(f"{_label(p)} {self.lengths[p]}" for p in PERCENTILES)
             lines.append(f"winning line, moves: {spread}")
         if self.unknown:
-            reasons = ", ".join(f"{name} {count}" for name, count in sorted(self.reasons.items()))
+            # "unknown (stopped by time_limit: 1 deal): deal 417": a count is
+            # always "N deal(s)", and the ids follow the word "deal(s)"
+            reasons = "; ".join(f"{_reason(name)}: {_deals(count)}"
+                                for name, count in sorted(self.reasons.items()))
             shown = ", ".join(str(i) for i in self.unknown_ids[:unknown_ids_shown])
             more = len(self.unknown_ids) - unknown_ids_shown
             tail = f", ... and {more} more" if more > 0 else ""
-            lines.append(f"unknown ({reasons}): {shown}{tail}")
+            word = "deal" if len(self.unknown_ids) == 1 else "deals"
+            lines.append(f"unknown ({reasons}): {word} {shown}{tail}")
         return "\n".join(lines) + "\n"
+
+
+def _deals(count: int) -> str:
+    return f"{count} deal" if count == 1 else f"{count} deals"
+
+
+def _reason(name: str) -> str:
+    """How the summary names a record's ``reason`` (a limit's field name, or other)."""
+    if name in ("time_limit", "max_nodes", "memory_mb"):
+        return f"stopped by {name}"
+    return "no reason recorded" if name == "unknown" else name
 
 
 def _label(p: int) -> str:

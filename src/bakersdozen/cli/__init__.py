@@ -13,8 +13,11 @@ Exit status: 0 success (``serve``: the end of its input); 1 unsolvable (``solve`
 be read or written; 3 unknown (``solve``, ``hint``, ``review``: a limit
 stopped the search); 4 the Dask scheduler cannot be reached or was lost
 (``survey``);
-130 interrupted (Ctrl-C); 143 terminated (SIGTERM).  Every failure is one
-line on standard error: ``bakersdozen COMMAND: error: ...``.
+130 interrupted (Ctrl-C); 141 the output is a pipe whose reader has gone
+(``bakersdozen survey 1-1000 | head -1``: the command stops at once and
+quietly, as a program killed by SIGPIPE would, with the status shells report
+for it); 143 terminated (SIGTERM).  Every other failure is one line on
+standard error: ``bakersdozen COMMAND: error: ...``.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from typing import Any, NoReturn
 
 from ..errors import BakersDozenError
 from ._common import (
-    EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, Formatter, error,
+    EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_TERMINATED, Formatter, error,
 )
 
 __all__ = ["main", "build_parser", "COMMANDS", "Terminated"]
@@ -124,7 +127,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = next((w for w in words if not w.startswith("-")), "")
     parser = build_parser(command if command in COMMANDS else None)
     try:
-        args = parser.parse_args(words)
+        args, extras = parser.parse_known_args(words)
+        if extras:  # argparse's own message names the top parser's --help
+            raise _UsageError(
+                f"unrecognized arguments: {' '.join(extras)} "
+                f"(see {_help_for(words, extras[0], args.command)} --help)")
     except _UsageError as usage:
         if command in COMMANDS:
             return error(command, str(usage))
@@ -145,9 +152,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
     except BakersDozenError as failure:
         return error(command, str(failure))
-    except BrokenPipeError:  # e.g. `bakersdozen deal 1 | head -1`: the reader had enough
-        _silence_stdout()
-        return EXIT_OK
+    except BrokenPipeError:  # `bakersdozen survey 1-1000 | head -1`: the reader had enough
+        _silence_stdout()  # quietly, with the status of a SIGPIPE (module documentation)
+        return EXIT_CLOSED_PIPE
     except OSError as failure:
         _silence_stdout()
         where = failure.filename or "standard output"
@@ -164,6 +171,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
     return status
+
+
+def _help_for(words: list[str], unknown: str, command: str) -> str:
+    """The program whose ``--help`` lists the options next to *unknown*: the command's
+    when *unknown* comes after the command's name, else ``bakersdozen``."""
+    if command in words and unknown in words and words.index(unknown) < words.index(command):
+        return "bakersdozen"
+    return f"bakersdozen {command}"
 
 
 def _top_error(message: str) -> int:

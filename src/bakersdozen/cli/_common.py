@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EXIT_OK", "EXIT_UNSOLVABLE", "EXIT_BAD_INPUT", "EXIT_UNKNOWN", "EXIT_WORKER_DIED",
     "EXIT_CLUSTER",
-    "EXIT_INTERRUPTED", "EXIT_TERMINATED", "KINGS_NOTE", "STDIN_TWICE", "MAX_DEAL",
+    "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_CLOSED_PIPE", "KINGS_NOTE", "STDIN_TWICE", "MAX_DEAL",
     "MAX_MEMORY_MB", "MAX_TIME_LIMIT",
     "positive_float", "time_limit", "memory_mb", "file_name", "positive_int", "seed_int", "deal_number",
     "add_limit_arguments", "add_rules_arguments", "rules_from_args", "read_board", "read_moves_file", "check_writable", "write_html", "error", "Formatter",
@@ -44,6 +44,9 @@ EXIT_CLUSTER: Final = 4
 EXIT_INTERRUPTED: Final = 130
 #: SIGTERM (128 + SIGTERM).
 EXIT_TERMINATED: Final = 143
+#: The output was a pipe whose reader has gone (``| head -1``): the command
+#: stops quietly, with the status a shell reports for SIGPIPE (128 + 13).
+EXIT_CLOSED_PIPE: Final = 141
 
 #: ``review``, ``replay``: the board and the moves cannot share standard input.
 STDIN_TWICE: Final = (
@@ -145,14 +148,25 @@ def file_name(text: str) -> str:
 
 
 def _whole_number(text: str, low: int, what: str) -> int:
-    """A whole number in low..2**64-1, or ArgumentTypeError saying so."""
-    digits = text.strip()
-    shown = digits if len(digits) <= 24 else f"{digits[:12]}...({len(digits)} characters)"
+    """A whole number in low..2**64-1, or ArgumentTypeError saying so.
+
+    A number below *low* (``-5``, ``0`` for 1..) is a number, and the error
+    says "must be at least"; only what is not a number at all is "not a whole
+    number".
+    """
+    written = text.strip()
+    shown = written if len(written) <= 24 else f"{written[:12]}...({len(written)} characters)"
+    sign, digits = (written[0], written[1:]) if written[:1] in ("-", "+") else ("", written)
     if not (digits.isascii() and digits.isdigit()):
         raise argparse.ArgumentTypeError(f"not a whole number: {shown!r}")
     significant = digits.lstrip("0") or "0"
-    if len(significant) > _MAX_DIGITS or not low <= int(significant) <= MAX_DEAL:
-        raise argparse.ArgumentTypeError(f"{what} must be in {low}..2**64-1, not {shown}")
+    huge = len(significant) > _MAX_DIGITS  # int() of 5000 digits is refused
+    if (sign == "-" and significant != "0") or (not huge and int(significant) < low):
+        raise argparse.ArgumentTypeError(
+            f"{what} must be at least {low} (in {low}..2**64-1), not {shown}")
+    if huge or int(significant) > MAX_DEAL:
+        raise argparse.ArgumentTypeError(
+            f"{what} must be at most 2**64-1 (in {low}..2**64-1), not {shown}")
     return int(significant)
 
 

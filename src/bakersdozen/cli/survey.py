@@ -57,7 +57,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "pip install 'bakersdozen[dask]'). See docs/cluster.md.\n\n"
         "exit status: 0 done, 1 a worker process died, 2 bad input,\n"
         "4 the Dask scheduler cannot be reached or was lost,\n"
-        "130 interrupted, 143 terminated (run the same command again to resume)"
+        "130 interrupted, 141 the output's reader has gone (| head),\n"
+        "143 terminated (run the same command again to resume)"
     )
     parser.add_argument(
         "deals", nargs="?", metavar="DEALS",

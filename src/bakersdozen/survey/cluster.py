@@ -29,6 +29,14 @@ limit uses ``memory_mb`` as asked.  The other half covers the search
 path, the interpreter and Dask itself, and stays under Dask's pause
 (80 %) and terminate (95 %) thresholds.  The record gives the budget used.
 
+A local cluster
+---------------
+``connect(local=True)`` runs a ``LocalCluster`` in a process of its own
+(:class:`LocalClusterProcess`, :mod:`._local_cluster`), in its own session:
+Ctrl-C at the terminal reaches the survey alone, and the cluster closes in
+order when the survey's process ends, however it ends (no worker left, no
+leaked semaphore).
+
 Errors
 ------
 :class:`ClusterError` (one line): the scheduler cannot be reached, or the
@@ -58,6 +66,7 @@ if TYPE_CHECKING:  # no import of the runner: it imports this module
 __all__ = [
     "ClusterError",
     "DaskExecutor",
+    "LocalClusterProcess",
     "MEMORY_FRACTION",
     "MIN_TABLE_MB",
     "TASK_SECONDS",
@@ -183,8 +192,9 @@ class DaskExecutor(Executor):
     Parameters
     ----------
     client : distributed.Client
-    cluster : distributed.LocalCluster, optional
-        A cluster started for this executor: :meth:`close` closes it.
+    cluster : LocalClusterProcess, optional
+        A cluster started for this executor (anything with ``close(timeout=)``):
+        :meth:`close` closes it.
     own_client : bool
         Close *client* in :meth:`close` (True when this module made it).
 
@@ -343,6 +353,126 @@ def _saturated() -> Any:
     return dask.config.set({"distributed.scheduler.worker-saturation": math.inf})
 
 
+def start_local_cluster(workers: int | None) -> Any:
+    """A ``distributed.LocalCluster`` of *workers* processes (None: Dask's choice), one
+    thread each, on 127.0.0.1 only, no dashboard; run by :mod:`._local_cluster`.
+
+    Its log lines below CRITICAL are silenced, in its workers too: closing a
+    cluster makes workers log the scheduler's going ("Failed to communicate
+    with scheduler during heartbeat" and a traceback), and the survey reports
+    what matters itself (a task that kills its workers, a lost scheduler).
+    """
+    import distributed
+
+    dask: Any = distributed  # not fully typed
+    # worker-saturation inf: the scheduler hands each worker its queued tasks
+    # at once, so a worker never waits on a busy (or niced) scheduler
+    with _saturated():
+        return dask.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True,
+            host="127.0.0.1", dashboard_address=None, silence_logs=logging.CRITICAL,
+            # the scheduler's HTTP routes on a free port (8787 may be taken)
+            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+        )
+
+
+#: Seconds a local cluster may take to start (its worker processes import Dask).
+LOCAL_START_TIMEOUT: Final = 120.0
+
+
+class LocalClusterProcess:
+    """A local Dask cluster in a process of its own (:mod:`._local_cluster`).
+
+    The process leads a session of its own, so that Ctrl-C at the terminal
+    reaches the survey alone, and it closes its cluster in order when its
+    standard input ends: at :meth:`close`, or when this process dies,
+    SIGKILL included (the kernel closes the pipe), so that no worker is
+    left and no semaphore leaks.
+
+    Parameters
+    ----------
+    workers : int or None
+        Worker processes, one thread each (None: Dask's choice).
+    timeout : float
+        Seconds to wait for the cluster to start.
+
+    Raises
+    ------
+    ClusterError
+        If the cluster does not start within *timeout*, or fails to (its error
+        in one line).  Its other messages go to this process's standard error.
+    """
+
+    def __init__(self, workers: int | None, timeout: float = LOCAL_START_TIMEOUT) -> None:
+        import os
+        import subprocess
+        import sys
+
+        package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        path = os.environ.get("PYTHONPATH")
+        env = dict(os.environ, PYTHONPATH=package if not path else f"{package}{os.pathsep}{path}")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bakersdozen.survey._local_cluster", str(workers or 0)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+            start_new_session=True,
+        )
+        try:
+            self.address = self._read_address(timeout)
+        except BaseException:
+            self.close()
+            raise
+
+    def _read_address(self, timeout: float) -> str:
+        import os
+        import selectors
+
+        assert self.process.stdout is not None
+        line = b""
+        deadline = time.monotonic() + timeout
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            while not line.endswith(b"\n"):
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    raise ClusterError(
+                        f"cannot start a local Dask cluster: not started within {timeout:g} s")
+                chunk = os.read(self.process.stdout.fileno(), 256)
+                if not chunk:
+                    line += f"error: exit status {self.process.wait()}\n".encode()
+                    break
+                line += chunk
+        text = line.decode(errors="replace").strip()
+        if not text.startswith("tcp://"):  # "error: ..." (_local_cluster)
+            raise ClusterError(f"cannot start a local Dask cluster: {text.removeprefix('error: ')}")
+        return text
+
+    def close(self, timeout: float = 10) -> None:
+        """End the cluster: close its standard input, wait up to *timeout* s for it
+        to close in order, then kill what is left of its process group."""
+        import os
+        import signal
+        import subprocess
+
+        try:
+            if self.process.stdin is not None:
+                try:
+                    self.process.stdin.close()
+                except OSError:  # pragma: no cover - it is gone
+                    pass
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                pass
+        finally:  # Ctrl-C while waiting, or a cluster that would not close
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.process.wait()
+            if self.process.stdout is not None:
+                self.process.stdout.close()
+
+
 _CLIENT_CLASS: Any = None
 
 
@@ -389,7 +519,8 @@ def connect(
         With *local*: the local cluster's worker processes (None: Dask's choice),
         one thread each, listening on 127.0.0.1 only, no dashboard.
     local : bool
-        Start a ``distributed.LocalCluster`` (closed by :meth:`DaskExecutor.close`).
+        Start a ``distributed.LocalCluster`` in a process of its own
+        (:class:`LocalClusterProcess`; closed by :meth:`DaskExecutor.close`).
     timeout : float
         Seconds to wait for the scheduler.
 
@@ -409,19 +540,12 @@ def connect(
     dask: Any = distributed  # not fully typed
     if local:
         try:
-            # worker-saturation inf: the scheduler hands each worker its queued tasks
-            # at once, so a worker never waits on a busy (or niced) scheduler
-            with _saturated():
-                cluster = dask.LocalCluster(
-                    n_workers=local_workers, threads_per_worker=1, processes=True,
-                    host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR,
-                    # the scheduler's HTTP routes on a free port (8787 may be taken)
-                    scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-                )
-        except Exception as error:  # noqa: BLE001 - ports, processes, memory
+            cluster = LocalClusterProcess(local_workers, max(timeout, LOCAL_START_TIMEOUT))
+        except OSError as error:  # the interpreter cannot be started
             raise ClusterError(f"cannot start a local Dask cluster: {error}") from None
         try:
-            client = _client_class(dask)(cluster, timeout=timeout)
+            client = _client_class(dask)(cluster.address, timeout=timeout,
+                                         set_as_default=False)
         except BaseException:
             cluster.close()
             raise

@@ -112,6 +112,8 @@ class DealRange:
             match = _ITEM.fullmatch(item)
             if match is None:
                 quoted = item if len(item) <= 48 else item[:24] + "..."
+                if re.fullmatch(r"-\s*\d+", item):  # "-5": a number, below the least
+                    raise ParseError(f"{where}: {quoted!r}: a deal number must be at least 1")
                 raise ParseError(
                     f"{where}: {quoted!r} is not a deal number N or a range A-B; {_EXAMPLE}"
                 )

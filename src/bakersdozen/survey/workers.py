@@ -5,10 +5,13 @@
 
 - ignore SIGINT: Ctrl-C to the terminal's process group interrupts the
   survey, which stops the workers itself, and no worker prints a
-  traceback.  SIGINT is ignored in the survey while it starts a worker, so
-  the worker's interpreter starts with SIGINT ignored (a worker started
-  with the default would turn it into KeyboardInterrupt before its
-  initializer ran);
+  traceback.  SIGINT is blocked in the survey's thread while it submits a
+  task (which may start a worker), so a worker's interpreter starts with
+  SIGINT blocked until its initializer ignores it (a worker started with it
+  deliverable would turn it into KeyboardInterrupt before its initializer
+  ran).  Blocked, not ignored: a Ctrl-C at that moment stays pending and
+  interrupts the survey once the task is submitted (ignored, it was lost,
+  and the survey ran on);
 - exit when the survey's process is gone, however it ended (SIGKILL
   included): on Linux the kernel sends them SIGKILL
   (``prctl(PR_SET_PDEATHSIG)``), elsewhere a thread in each worker polls
@@ -92,16 +95,14 @@ def process_executor(jobs: int) -> ProcessPoolExecutor:
 
 
 def submit(executor: Executor, fn: Callable[..., T], *args: Any) -> Future[T]:
-    """``executor.submit(fn, *args)``, with SIGINT ignored while a process pool may start a worker."""
-    if (
-        isinstance(executor, ProcessPoolExecutor)
-        and threading.current_thread() is threading.main_thread()
-    ):
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """``executor.submit(fn, *args)``, with SIGINT blocked while a process pool may start a
+    worker (module documentation); a SIGINT meanwhile is delivered after."""
+    if isinstance(executor, ProcessPoolExecutor) and hasattr(signal, "pthread_sigmask"):
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             return executor.submit(fn, *args)
         finally:
-            signal.signal(signal.SIGINT, previous)
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
     return executor.submit(fn, *args)
 
 
