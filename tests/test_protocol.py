@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from bakersdozen import Deal, Verdict, check, legal_moves, solve
 from bakersdozen.cli import main
 from bakersdozen.protocol import (
-    DEFAULT_LIMITS, ERROR_CODES, MAX_LINE_BYTES, OPS, Limits, decode, encode, handle, handle_line,
+    DEFAULT_LIMITS, ERROR_CODES, MAX_LINE_BYTES, OPS, ServerLimits, decode, encode, handle, handle_line,
 )
 from bakersdozen.records import Record, board_id, move_from_json, move_to_json
 
-SMALL = Limits(time_limit=10.0, max_nodes=10_000_000, memory_mb=64.0)
+SMALL = ServerLimits(time_limit=10.0, max_nodes=10_000_000, memory_mb=64.0)
 
 
 def _error(response: dict[str, object]) -> dict[str, object]:
@@ -108,7 +108,7 @@ def test_limits_may_be_lowered_never_raised() -> None:
             error = _error(answer)
             assert answer["id"] == op and answer["op"] == op
             assert error["field"] == field and str(error["message"]).startswith(words), error
-    unlimited = Limits(time_limit=None, max_nodes=None, memory_mb=64.0)
+    unlimited = ServerLimits(time_limit=None, max_nodes=None, memory_mb=64.0)
     answer = handle({"op": "verdict", "deal": 1, "time_limit": None, "max_nodes": None},
                     unlimited)
     assert answer["verdict"] == "solved" and answer["time_limit"] is None
@@ -241,9 +241,9 @@ def test_the_protocol_is_transport_free_and_its_ops_are_documented() -> None:
                  if isinstance(node, ast.ImportFrom) and node.module and not node.level}
     assert not imported & {"sys", "socket", "http", "asyncio", "io", "os", "subprocess"}
     assert OPS == ("solve", "verdict", "hint", "review", "legal_moves")
-    assert DEFAULT_LIMITS == Limits(10.0, 100_000_000, 512.0)
+    assert DEFAULT_LIMITS == ServerLimits(10.0, 100_000_000, 512.0)
     with pytest.raises(ValueError, match="time_limit must be > 0"):
-        Limits(time_limit=0)
+        ServerLimits(time_limit=0)
 
 
 json_values = st.recursive(
@@ -265,7 +265,7 @@ fields = st.sampled_from(["id", "op", "position", "deal", "game", "time_limit", 
         "memory_mb": st.floats() | json_values, "moves": st.lists(json_values, max_size=3)}),
 ))
 def test_no_request_makes_handle_raise(request_: object) -> None:
-    answer = handle(request_, Limits(time_limit=1.0, max_nodes=20_000, memory_mb=16.0))
+    answer = handle(request_, ServerLimits(time_limit=1.0, max_nodes=20_000, memory_mb=16.0))
     assert list(answer)[:2] == ["id", "op"]
     if "error" in answer:
         _error(answer)

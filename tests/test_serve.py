@@ -25,6 +25,7 @@ import pytest
 from bakersdozen import Deal, Verdict, check, legal_moves, solve
 from bakersdozen.protocol import ERROR_CODES, MAX_LINE_BYTES
 from bakersdozen.records import move_from_json, move_to_json
+from children import default_signals
 from lines import MEMORY_MB, along_lines, lost_game
 
 SERVE = [sys.executable, "-m", "bakersdozen", "serve", "--stdio", "--memory-mb", str(MEMORY_MB)]
@@ -36,7 +37,8 @@ WAIT = 120
 def server(*extra: str) -> Iterator[subprocess.Popen[bytes]]:
     """The server, in its own process group, killed with it in the end."""
     process = subprocess.Popen([*SERVE, *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, start_new_session=True)
+                               stderr=subprocess.PIPE, start_new_session=True,
+                               preexec_fn=default_signals)
     try:
         yield process
     finally:
@@ -344,7 +346,8 @@ def _example_env() -> dict[str, str]:
 
 def _run_example(argv: list[str]) -> str:
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env=_example_env(), start_new_session=True)
+                               env=_example_env(), start_new_session=True,
+                               preexec_fn=default_signals)
     try:
         out, err = process.communicate(timeout=WAIT)
         assert process.returncode == 0, err

@@ -231,7 +231,7 @@ class Deal:
         something other than a :class:`Card`, a foundation height or
         *ranks* is not an int, or *rules* is not a :class:`Rules`.
     PositionError
-        A ValueError and an :class:`~bakersdozen.errors.ArgumentError`:
+        A ValueError and an :class:`~bakersdozen.ArgumentError`:
         if *ranks* is outside 1..13, or the position is not one of the game: more columns than the game
         has, a card missing, repeated, above ``ranks`` or both in a column
         and on a foundation, home cards that do not fit the pile heights

@@ -21,7 +21,7 @@ one response, an error object when the request cannot be answered
 read.  Only ``KeyboardInterrupt`` and other ``BaseException`` that are not
 ``Exception`` (the transport's signals) go through.
 
-Every search is bounded: :class:`~bakersdozen.protocol.Limits` holds the server's maximum time,
+Every search is bounded: :class:`~bakersdozen.protocol.ServerLimits` holds the server's maximum time,
 positions and memory per request; a request may ask for less, never for
 more (it is refused, saying so), and gets the maximum when it asks for
 nothing.
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 __all__ = [
-    "Limits", "DEFAULT_LIMITS", "OPS", "MAX_LINE_BYTES", "MAX_ID_CHARS", "ERROR_CODES",
+    "ServerLimits", "DEFAULT_LIMITS", "OPS", "MAX_LINE_BYTES", "MAX_ID_CHARS", "ERROR_CODES",
     "RequestError", "handle", "handle_line", "decode", "encode", "error_response",
 ]
 
@@ -84,7 +84,7 @@ ERROR_CODES: Final = {
 
 
 @dataclass(frozen=True, slots=True)
-class Limits:
+class ServerLimits:
     """The most a request may ask of the engine; what it gets when it asks for nothing.
 
     Attributes
@@ -113,7 +113,7 @@ class Limits:
 
 
 #: The limits of a server started with no options (``bakersdozen serve --stdio``).
-DEFAULT_LIMITS: Final = Limits()
+DEFAULT_LIMITS: Final = ServerLimits()
 
 
 class RequestError(BakersDozenError, ValueError):
@@ -209,14 +209,14 @@ def _leading_id(data: bytes) -> object:
         return None
 
 
-def handle_line(data: bytes, limits: Limits = DEFAULT_LIMITS, *, truncated: bool = False) -> dict[str, object]:
+def handle_line(data: bytes, limits: ServerLimits = DEFAULT_LIMITS, *, truncated: bool = False) -> dict[str, object]:
     """The response to one request given as bytes (a line without its end, or a body).
 
     Parameters
     ----------
     data : bytes
         The request (:func:`decode`).
-    limits : Limits
+    limits : ServerLimits
         The server's maximums.
     truncated : bool
         True when the transport stopped reading the request at
@@ -299,7 +299,7 @@ def _number(request: Mapping[str, object], name: str, *, whole: bool) -> float |
     return value
 
 
-def _time_limit(request: Mapping[str, object], limits: Limits) -> float | None:
+def _time_limit(request: Mapping[str, object], limits: ServerLimits) -> float | None:
     cap = limits.time_limit
     if "time_limit" not in request:
         return cap
@@ -321,7 +321,7 @@ def _time_limit(request: Mapping[str, object], limits: Limits) -> float | None:
     return float(value)
 
 
-def _max_nodes(request: Mapping[str, object], limits: Limits) -> int | None:
+def _max_nodes(request: Mapping[str, object], limits: ServerLimits) -> int | None:
     cap = limits.max_nodes
     if "max_nodes" not in request:
         return cap
@@ -342,7 +342,7 @@ def _max_nodes(request: Mapping[str, object], limits: Limits) -> int | None:
     return int(value)
 
 
-def _memory_mb(request: Mapping[str, object], limits: Limits) -> float:
+def _memory_mb(request: Mapping[str, object], limits: ServerLimits) -> float:
     cap = limits.memory_mb
     if "memory_mb" not in request:
         return cap
@@ -446,7 +446,7 @@ _COMMON: Final = frozenset({"id", "op", "position", "deal", "game"})
 _LIMITS: Final = frozenset({"time_limit", "max_nodes", "memory_mb"})
 
 
-def _searched(request: Mapping[str, object], limits: Limits) -> dict[str, object]:
+def _searched(request: Mapping[str, object], limits: ServerLimits) -> dict[str, object]:
     return {
         "time_limit": _time_limit(request, limits),
         "max_nodes": _max_nodes(request, limits),
@@ -465,7 +465,7 @@ def _method(request: Mapping[str, object]) -> str:
     return value
 
 
-def _solve(request: Mapping[str, object], limits: Limits, *, moves: bool = True) -> dict[str, object]:
+def _solve(request: Mapping[str, object], limits: ServerLimits, *, moves: bool = True) -> dict[str, object]:
     from .records import Record, board_id
     from .rules import RulesError
     from .solver import solve
@@ -486,11 +486,11 @@ def _solve(request: Mapping[str, object], limits: Limits, *, moves: bool = True)
     return record.to_json()
 
 
-def _verdict(request: Mapping[str, object], limits: Limits) -> dict[str, object]:
+def _verdict(request: Mapping[str, object], limits: ServerLimits) -> dict[str, object]:
     return _solve(request, limits, moves=False)
 
 
-def _hint(request: Mapping[str, object], limits: Limits) -> dict[str, object]:
+def _hint(request: Mapping[str, object], limits: ServerLimits) -> dict[str, object]:
     from .analysis import hint
     from .records import hint_to_json
 
@@ -499,7 +499,7 @@ def _hint(request: Mapping[str, object], limits: Limits) -> dict[str, object]:
     return hint_to_json(hint(deal, **searched), deal, **searched)  # type: ignore[arg-type]
 
 
-def _review(request: Mapping[str, object], limits: Limits) -> dict[str, object]:
+def _review(request: Mapping[str, object], limits: ServerLimits) -> dict[str, object]:
     from .analysis import review
     from .errors import IllegalMoveError
     from .records import review_to_json
@@ -514,7 +514,7 @@ def _review(request: Mapping[str, object], limits: Limits) -> dict[str, object]:
     return review_to_json(result, played)  # type: ignore[arg-type]
 
 
-def _legal_moves(request: Mapping[str, object], limits: Limits) -> dict[str, object]:
+def _legal_moves(request: Mapping[str, object], limits: ServerLimits) -> dict[str, object]:
     from .records import move_to_json
     from .solver import legal_moves
 
@@ -522,7 +522,7 @@ def _legal_moves(request: Mapping[str, object], limits: Limits) -> dict[str, obj
     return {"moves": [move_to_json(move) for move in legal_moves(deal)], "won": deal.is_won}
 
 
-_Op = Callable[[Mapping[str, object], Limits], dict[str, object]]
+_Op = Callable[[Mapping[str, object], ServerLimits], dict[str, object]]
 
 #: The ops, each with the fields its requests may carry.
 _OPS: Final[dict[str, tuple[_Op, frozenset[str]]]] = {
@@ -552,7 +552,7 @@ def error_response(request_id: object, op: str | None, error: RequestError) -> d
     }
 
 
-def handle(request: object, limits: Limits = DEFAULT_LIMITS) -> dict[str, object]:
+def handle(request: object, limits: ServerLimits = DEFAULT_LIMITS) -> dict[str, object]:
     """The response to one decoded request.
 
     Parameters
@@ -565,7 +565,7 @@ def handle(request: object, limits: Limits = DEFAULT_LIMITS) -> dict[str, object
         board text, or ``"deal"``: a PySol deal number), an optional
         ``"game"`` (a preset's name) and the op's own fields
         (``docs/serve.md``).
-    limits : Limits
+    limits : ServerLimits
         The server's maximums; a request asking for more is refused.
 
     Returns

@@ -67,9 +67,9 @@ def _lines(stream: IO[bytes] | IO[str], limit: int) -> Iterator[tuple[bytes, boo
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from ..protocol import MAX_LINE_BYTES, Limits, encode, handle_line
+    from ..protocol import MAX_LINE_BYTES, ServerLimits, encode, handle_line
 
-    limits = Limits(time_limit=args.time_limit, max_nodes=args.max_nodes,
+    limits = ServerLimits(time_limit=args.time_limit, max_nodes=args.max_nodes,
                     memory_mb=args.memory_mb)
     source = getattr(sys.stdin, "buffer", sys.stdin)
     out = getattr(sys.stdout, "buffer", None)

@@ -32,7 +32,7 @@ path, the interpreter and Dask itself, and stays under Dask's pause
 A local cluster
 ---------------
 ``connect(local=True)`` runs a ``LocalCluster`` in a process of its own
-(:class:`LocalClusterProcess`, :mod:`._local_cluster`), in its own session:
+(:class:`LocalClusterProcess`, ``bakersdozen.survey._local_cluster``), in its own session:
 Ctrl-C at the terminal reaches the survey alone, and the cluster closes in
 order when the survey's process ends, however it ends (no worker left, no
 leaked semaphore).
@@ -355,7 +355,7 @@ def _saturated() -> Any:
 
 def start_local_cluster(workers: int | None) -> Any:
     """A ``distributed.LocalCluster`` of *workers* processes (None: Dask's choice), one
-    thread each, on 127.0.0.1 only, no dashboard; run by :mod:`._local_cluster`.
+    thread each, on 127.0.0.1 only, no dashboard; run by ``bakersdozen.survey._local_cluster``.
 
     Its log lines below CRITICAL are silenced, in its workers too: closing a
     cluster makes workers log the scheduler's going ("Failed to communicate
@@ -381,7 +381,7 @@ LOCAL_START_TIMEOUT: Final = 120.0
 
 
 class LocalClusterProcess:
-    """A local Dask cluster in a process of its own (:mod:`._local_cluster`).
+    """A local Dask cluster in a process of its own (``bakersdozen.survey._local_cluster``).
 
     The process leads a session of its own, so that Ctrl-C at the terminal
     reaches the survey alone, and it closes its cluster in order when its

@@ -1,6 +1,6 @@
 """Survey files: records as JSON Lines or CSV lines, and back.
 
-JSON Lines: one :meth:`~bakersdozen.records.Record.to_json` object a line.
+JSON Lines: one :meth:`~bakersdozen.Record.to_json` object a line.
 CSV: a header row of :data:`CSV_FIELDS`, then one row a record; an empty
 field is None, ``method`` is always written (``dfs`` too), ``optimal`` is
 ``true`` or ``false``, ``deadlock`` holds card names separated by spaces,

@@ -246,8 +246,8 @@ def survey(
     rules : Rules, str or None
         The game every deal is played by, as :func:`bakersdozen.solve`'s
         *rules* (a preset name is looked up): a PySol number is dealt for
-        it and a :class:`Deal` is played by it.  None (the default): each
-        :class:`Deal` is played by its own ``deal.rules``, and a PySol
+        it and a :class:`~bakersdozen.Deal` is played by it.  None (the default): each
+        :class:`~bakersdozen.Deal` is played by its own ``deal.rules``, and a PySol
         number is dealt for Baker's Dozen.  Each record's ``game`` is the
         game its deal was played by.
 
@@ -259,7 +259,7 @@ def survey(
         pair (when it is reached).
     BakersDozenError
         A ValueError as well: for an argument out of range (checked when
-        called: :class:`~bakersdozen.errors.ArgumentError`,
+        called: :class:`~bakersdozen.ArgumentError`,
         :class:`~bakersdozen.rules.RulesError` for *rules* naming no preset
         or ``"layers"`` with rules that are not Baker's Dozen's play), or a
         bad deal (when it is reached: a deal number out of range, an id

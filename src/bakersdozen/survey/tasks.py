@@ -337,9 +337,9 @@ class Limits:
         Keep the winning lines in the records.
     rules : Rules or None
         The game every deal is played by, as :func:`bakersdozen.solve`'s
-        *rules*: a PySol number is dealt for it, and a :class:`Deal` is
+        *rules*: a PySol number is dealt for it, and a :class:`~bakersdozen.Deal` is
         played by it (``deal.with_rules(rules)``).  None: each
-        :class:`Deal` is played by its own ``deal.rules`` and a PySol
+        :class:`~bakersdozen.Deal` is played by its own ``deal.rules`` and a PySol
         number is dealt for Baker's Dozen.  A record names the game its
         deal was played by.
     method : str
