@@ -216,15 +216,26 @@ def test_the_cli_imports_the_library() -> None:
     assert "bakersdozen.survey.runner" in graph["bakersdozen.cli.survey"]
 
 
+#: Standard modules that cost start-up time and the package does without at
+#: run time (typing only under ``if TYPE_CHECKING:``; the value classes are
+#: made by ``bakersdozen._values``, not dataclasses, which imports inspect,
+#: ast, dis and tokenize; random only for PySolFC's numbers from 32000 up).
+_START_UP = ["typing", "dataclasses", "inspect", "ast", "dis", "tokenize", "random"]
+
+
 @pytest.mark.parametrize(
     ("statement", "absent"),
     [
         ("import bakersdozen", ["argparse", "tqdm", "bakersdozen.cli", "bakersdozen.survey",
                                 "bakersdozen.stats", "importlib.metadata", "concurrent.futures",
-                                "multiprocessing", "filelock", "csv", "dask", "distributed"]),
+                                "multiprocessing", "filelock", "csv", "dask", "distributed",
+                                *_START_UP]),
         ("import bakersdozen.cli", ["tqdm", "bakersdozen.survey", "bakersdozen.bench",
                                     "importlib.metadata", "concurrent.futures", "filelock",
-                                    "dask", "distributed"]),
+                                    "dask", "distributed", *_START_UP]),
+        # the command bench/startup.py times, run in this process
+        ("from bakersdozen.cli import main; main(['solve', '--deal', '1'])",
+         ["bakersdozen.records", "bakersdozen.analysis", "json", *_START_UP]),
         # a survey on this process or worker processes never loads Dask
         ("from bakersdozen.survey import survey; list(survey([1, 2], jobs=1))",
          ["dask", "distributed", "bakersdozen.survey.cluster"]),

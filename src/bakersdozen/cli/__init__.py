@@ -25,12 +25,15 @@ import signal
 import sys
 from collections.abc import Sequence
 from types import FrameType
-from typing import Any, NoReturn
 
 from ..errors import BakersDozenError
 from ._common import (
     EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, Formatter, error,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Any, NoReturn
 
 __all__ = ["main", "build_parser", "COMMANDS", "Terminated"]
 
