@@ -42,7 +42,7 @@ __all__ = ["main", "build_parser", "COMMANDS", "Terminated"]
 #: command being run is imported.
 COMMANDS: dict[str, str] = {
     "deal": "print PySol deal N as board text",
-    "show": "read a board file and print it as a tableau",
+    "show": "print a board file or PySol deal, after some moves, as a tableau or board text",
     "solve": "solve a board file or a PySol deal",
     "hint": "print the next move of a winning line from a position (board file)",
     "review": "find the first move after which a played game could no longer be won",
