@@ -25,11 +25,14 @@ The classes it makes behave as the dataclasses did:
 - :func:`dataclasses.fields`, :func:`~dataclasses.replace`,
   :func:`~dataclasses.asdict` and :func:`~dataclasses.is_dataclass` work on
   them: ``__dataclass_fields__`` is built, importing :mod:`dataclasses`, the
-  first time something asks for it.
+  first time something asks for it (its ``Field`` objects are marked as
+  plain fields with the module's private ``_FIELD``, as ``@dataclass``
+  marks them; ``tests/test_values.py`` checks these functions).
 
-Only plain fields are supported (no ``field(...)``, ``ClassVar`` or
-``InitVar``), and defaults must be immutable values; anything else raises
-:class:`TypeError` at class creation.
+Only plain fields with immutable defaults are supported, no
+``dataclasses.field(...)``; a ``ClassVar`` or ``InitVar`` annotation, a
+list, dict or set default, or a field without a default after one with a
+default raises :class:`TypeError` at class creation.
 """
 
 from __future__ import annotations
@@ -46,9 +49,6 @@ if TYPE_CHECKING:
     _V = TypeVar("_V")
 
 __all__ = ["frozen_value", "replace"]
-
-_MISSING = object()
-
 
 class _LazyFields:
     """``__dataclass_fields__`` of a frozen value class, made on first access."""
