@@ -248,3 +248,16 @@ def test_import_is_light(statement: str, absent: list[str]) -> None:
     loaded = set(done.stdout.split())
     assert "bakersdozen" in loaded
     assert sorted(loaded & set(absent)) == []
+
+
+def test_public_typing_names_still_import() -> None:
+    # deals.Numbering (a Literal, in deals.__all__) is made on first use, so
+    # that the module need not import typing when it loads
+    import typing
+
+    from bakersdozen import deals
+    from bakersdozen.deals import Numbering
+
+    assert typing.get_args(Numbering) == deals.NUMBERINGS == ("pysolfc", "pysol")
+    with pytest.raises(AttributeError, match="no attribute 'Numbring'"):
+        deals.Numbring  # noqa: B018
