@@ -3,6 +3,9 @@
 Runs the two commands alternately (so that a busy machine slows both alike),
 N times each (default 10), and prints the median wall time of each and the
 difference, in milliseconds.  The target is a difference of at most 40 ms.
+It also prints the median CPU time (user + system, of the child process,
+from ``getrusage``): on a shared machine whose other jobs stretch the wall
+time, the CPU time moves far less.
 
     python bench/startup.py            # 10 runs each
     python bench/startup.py --runs 20
@@ -24,18 +27,35 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import time
 
 
-def wall(argv: list[str], env: dict[str, str] | None = None) -> float:
-    """Seconds of wall time of one run of *argv* (output discarded)."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def wall(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Seconds of wall time and of CPU time (user + system) of one run of *argv*.
+
+    The output is discarded.  The CPU time is the process's own (and its
+    children's), from ``getrusage(RUSAGE_CHILDREN)`` before and after.
+    """
+    cpu = _children_cpu()
     start = time.perf_counter()
     subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
                    env=env)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _children_cpu() - cpu
+
+
+def _medians(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    """Median wall and CPU milliseconds of *runs*."""
+    return (statistics.median(w for w, _ in runs) * 1000,
+            statistics.median(c for _, c in runs) * 1000)
 
 
 def main() -> int:
@@ -64,13 +84,17 @@ def main() -> int:
         solve_times.append(wall(solve))
         if other is not None:
             other_times.append(wall(solve, other))
-    b, s = statistics.median(bare_times) * 1000, statistics.median(solve_times) * 1000
-    print(f"python -c pass:                  median {b:6.1f} ms over {args.runs} runs")
-    print(f"bakersdozen solve --deal 1:      median {s:6.1f} ms over {args.runs} runs")
-    print(f"difference:                             {s - b:6.1f} ms (budget {args.budget_ms:g} ms)")
+    (b, b_cpu), (s, s_cpu) = _medians(bare_times), _medians(solve_times)
+    print(f"python -c pass:                  median {b:6.1f} ms over {args.runs} runs "
+          f"(CPU {b_cpu:5.1f} ms)")
+    print(f"bakersdozen solve --deal 1:      median {s:6.1f} ms over {args.runs} runs "
+          f"(CPU {s_cpu:5.1f} ms)")
+    print(f"difference:                             {s - b:6.1f} ms (budget {args.budget_ms:g} ms) "
+          f"(CPU {s_cpu - b_cpu:5.1f} ms)")
     if other is not None:
-        o = statistics.median(other_times) * 1000
-        print(f"the same, PYTHONPATH={args.against}: median {o:6.1f} ms, difference {o - b:6.1f} ms")
+        o, o_cpu = _medians(other_times)
+        print(f"the same, PYTHONPATH={args.against}: median {o:6.1f} ms, difference "
+              f"{o - b:6.1f} ms (CPU {o_cpu:5.1f} ms, difference {o_cpu - b_cpu:5.1f} ms)")
     return 0 if s - b <= args.budget_ms else 1
 
 
