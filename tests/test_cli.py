@@ -339,7 +339,8 @@ def test_limit_ranges_match_the_api_and_the_help(capsys: pytest.CaptureFixture[s
 
 
 @pytest.mark.parametrize("command", [["review", "-", "-"],
-                                     ["replay", "-", "-", "--html", "PAGE"]])
+                                     ["replay", "-", "-", "--html", "PAGE"],
+                                     ["show", "-", "--moves", "-"]])
 def test_board_and_moves_cannot_both_be_stdin(
         command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -399,6 +400,7 @@ def test_solve_checks_the_html_path_before_solving(
     (["show", ""], "file"),
     (["hint", ""], "file"),
     (["review", "BOARD", ""], "moves"),
+    (["show", "BOARD", "--moves", ""], "--moves"),
 ])
 def test_an_empty_file_name_is_refused(
         argv: list[str], flag: str, tmp_path: Path,

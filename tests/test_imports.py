@@ -217,15 +217,26 @@ def test_the_cli_imports_the_library() -> None:
     assert "bakersdozen.survey.runner" in graph["bakersdozen.cli.survey"]
 
 
+#: Standard modules that cost start-up time and the package does without at
+#: run time (typing only under ``if TYPE_CHECKING:``; the value classes are
+#: made by ``bakersdozen._values``, not dataclasses, which imports inspect,
+#: ast, dis and tokenize; random only for PySolFC's numbers from 32000 up).
+_START_UP = ["typing", "dataclasses", "inspect", "ast", "dis", "tokenize", "random"]
+
+
 @pytest.mark.parametrize(
     ("statement", "absent"),
     [
         ("import bakersdozen", ["argparse", "tqdm", "bakersdozen.cli", "bakersdozen.survey",
                                 "bakersdozen.stats", "importlib.metadata", "concurrent.futures",
-                                "multiprocessing", "filelock", "csv", "dask", "distributed"]),
+                                "multiprocessing", "filelock", "csv", "dask", "distributed",
+                                *_START_UP]),
         ("import bakersdozen.cli", ["tqdm", "bakersdozen.survey", "bakersdozen.bench",
                                     "importlib.metadata", "concurrent.futures", "filelock",
-                                    "dask", "distributed"]),
+                                    "dask", "distributed", *_START_UP]),
+        # the command bench/startup.py times, run in this process
+        ("from bakersdozen.cli import main; main(['solve', '--deal', '1'])",
+         ["bakersdozen.records", "bakersdozen.analysis", "json", *_START_UP]),
         # a survey on this process or worker processes never loads Dask
         ("from bakersdozen.survey import survey; list(survey([1, 2], jobs=1))",
          ["dask", "distributed", "bakersdozen.survey.cluster"]),
@@ -238,3 +249,16 @@ def test_import_is_light(statement: str, absent: list[str]) -> None:
     loaded = set(done.stdout.split())
     assert "bakersdozen" in loaded
     assert sorted(loaded & set(absent)) == []
+
+
+def test_public_typing_names_still_import() -> None:
+    # deals.Numbering (a Literal, in deals.__all__) is made on first use, so
+    # that the module need not import typing when it loads
+    import typing
+
+    from bakersdozen import deals
+    from bakersdozen.deals import Numbering
+
+    assert typing.get_args(Numbering) == deals.NUMBERINGS == ("pysolfc", "pysol")
+    with pytest.raises(AttributeError, match="no attribute 'Numbring'"):
+        deals.Numbring  # noqa: B018

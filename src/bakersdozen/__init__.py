@@ -36,8 +36,6 @@ Importing the package loads neither the command line nor the survey.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ._version import __version__
 from .cards import Card, Suit
 from .check import CheckResult, check
@@ -46,6 +44,10 @@ from .model import FOUNDATION, Deal, Move, parse_board
 from .rules import BAKERS_DOZEN, Rules, RulesError, find_rules
 from .solution import Solution, Verdict
 from .solver import deadlock, legal_moves, solve
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Any
 
 __all__ = [
     "Card",

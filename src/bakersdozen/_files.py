@@ -7,9 +7,12 @@ imports nothing above :mod:`bakersdozen.errors`.
 from __future__ import annotations
 
 import sys
-from typing import Final, TextIO
 
 from .errors import ParseError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Final, TextIO
 
 __all__ = ["read_text", "BOARD_LIMIT", "BOARDS_FILE_LIMIT", "MOVES_LIMIT", "display_name"]
 

@@ -14,10 +14,13 @@ independent checker (:mod:`bakersdozen.check`) share.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import Final
 
+from ._values import frozen_value
 from .errors import ArgumentError, ParseError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Final
 
 __all__ = ["Suit", "Card", "RANK_NAMES", "ACE", "KING", "FULL_PACK"]
 
@@ -87,7 +90,7 @@ class Suit(enum.IntEnum):
             raise ParseError(f"unknown suit {text!r}") from None
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@frozen_value(order=True)
 class Card:
     """One playing card.
 

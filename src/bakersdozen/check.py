@@ -46,8 +46,8 @@ It plays every knob of :class:`~bakersdozen.rules.Rules`, one move at a time
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from ._values import frozen_value
 from .cards import RANK_NAMES, Card, Suit
 from .errors import IllegalMoveError, ParseError
 from .model import FOUNDATION, Deal, Move
@@ -56,7 +56,7 @@ from .rules import Build, EmptyColumn, FoundationBuild, MoveUnit, Rules
 __all__ = ["CheckResult", "check"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CheckResult:
     """The outcome of :func:`check`.
 

@@ -62,12 +62,13 @@ generator (``pysol_cards`` refuses anything else).
 
 from __future__ import annotations
 
-import random
-from typing import Final, Literal
-
 from .cards import ACE, KING, Card, Suit
 from .errors import BakersDozenError
 from .rules import BAKERS_DOZEN, Rules, RulesError, swap_kings
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Final, Literal
 
 __all__ = [
     "MAX_DEAL", "MS_DEALS", "NUMBERINGS", "Numbering", "DealNumberError",
@@ -78,8 +79,10 @@ __all__ = [
 Columns = tuple[tuple[Card, ...], ...]
 #: Foundation heights (clubs, diamonds, hearts, spades).
 Foundations = tuple[int, int, int, int]
-#: How a deal number is turned into a shuffle.
-Numbering = Literal["pysolfc", "pysol"]
+if TYPE_CHECKING:
+    #: How a deal number is turned into a shuffle (at run time made on first use,
+    #: by the module's ``__getattr__``, so that :mod:`typing` is not imported).
+    Numbering = Literal["pysolfc", "pysol"]
 #: The numberings: PySolFC's (the default) and old PySol's.
 NUMBERINGS: Final = ("pysolfc", "pysol")
 
@@ -119,6 +122,8 @@ def _shuffled_pack(number: int, numbering: Numbering = "pysolfc") -> list[Card]:
         return pack
     pack = [Card(rank, suit) for suit in _PYSOL_SUITS for rank in range(1, KING + 1)]
     if numbering == "pysolfc":
+        import random  # only for PySolFC's numbers from 32000 up (start-up)
+
         twister = random.Random(number)
         for i in range(51, 0, -1):
             j = int(twister.random() * (i + 1))
@@ -246,3 +251,14 @@ def pysol_layout(
         As :func:`pysol_deal`.
     """
     return pysol_deal(number, rules, numbering)[0]
+
+
+def __getattr__(name: str) -> object:
+    """``Numbering`` (a :data:`typing.Literal`), made on first use: importing typing costs start-up."""
+    if name == "Numbering":
+        from typing import Literal
+
+        numbering = Literal["pysolfc", "pysol"]
+        globals()["Numbering"] = numbering
+        return numbering
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

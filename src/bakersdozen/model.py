@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Final, cast
 
 from . import deals, notation
+from ._values import frozen_value
 from .cards import KING, Card, Suit
 from .errors import ArgumentError, ParseError, PositionError
 from .rules import BAKERS_DOZEN, PRESETS, FoundationBuild, KingsRule, Rules, RulesError, find_rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Final
 
 __all__ = ["FOUNDATION", "MAX_COLUMNS", "Move", "Deal", "parse_board"]
 
@@ -52,7 +55,7 @@ def _column_number(text: str, what: str, original: str) -> int:
     return number
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Move:
     """One move: a card, and the cards above it, leave a column (or a foundation).
 
@@ -197,7 +200,7 @@ def _as_tuple(value: object, what: str) -> tuple[object, ...]:
     return tuple(value)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Deal:
     """A position of a game of the Baker's Dozen family: columns and foundations.
 
@@ -281,7 +284,7 @@ class Deal:
                     f"Deal.foundations: the {suit.name.lower()} foundation rank must be "
                     f"0..{self.ranks}, not {top!r}"
                 )
-        tops = cast("tuple[int, int, int, int]", foundations)
+        tops: tuple[int, int, int, int] = foundations  # type: ignore[assignment]
         by_suit = self.rules.foundation_build is FoundationBuild.BY_SUIT
         seen: dict[Card, int] = {}
         for number, column in enumerate(columns, 1):

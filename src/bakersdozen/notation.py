@@ -45,14 +45,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final
 
+from ._values import frozen_value
 from .cards import _RANK_ALIASES, _SUIT_ALIASES, KING, RANK_NAMES, Card, Suit
 from .errors import ParseError
 from .rules import (
     BAKERS_DOZEN, FoundationBuild, KingsRule, Rules, apply_kings_rule, stable_kings,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Final
 
 __all__ = [
     "BoardText", "MAX_BOARD_CHARS", "read_board", "format_board", "pretty_board", "stable_kings",
@@ -73,7 +76,7 @@ _FREECELL_PREFIX: Final = re.compile(r"freecells?\s*:", re.IGNORECASE)
 _FOUNDATION_ORDER: Final = (Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class _Where:
     """Where a card was written: 1-based line and token numbers, as written."""
 
@@ -129,7 +132,7 @@ def _parse_foundations(
     return tops, where
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class BoardText:
     """What :func:`read_board` read: a position as plain card data.
 

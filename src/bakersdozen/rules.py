@@ -16,14 +16,16 @@ of any preset with :meth:`Rules.replace <bakersdozen.Rules.replace>`.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Final
 
+from ._values import frozen_value, replace
 from .cards import KING, Card
 from .errors import BakersDozenError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Any, Final
 
 __all__ = [
     "KingsRule",
@@ -170,7 +172,7 @@ class FoundationBuild(_Knob):
         return "foundation build"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Rules:
     """A member of the Baker's Dozen family of games.
 
@@ -317,7 +319,7 @@ class Rules:
         if not changed:
             return self
         try:
-            result = dataclasses.replace(self, **changed)  # type: ignore[arg-type]
+            result = replace(self, **changed)
         except RulesError:
             raise
         base = self.name.split("+", 1)[0]
@@ -334,7 +336,7 @@ class Rules:
         pysol_id = preset.pysol_id if preset is not None and same_layout else None
         if not differs and preset is not None:
             return preset
-        return dataclasses.replace(result, name=name, pysol_id=pysol_id)
+        return replace(result, name=name, pysol_id=pysol_id)
 
     def __str__(self) -> str:
         return self.name

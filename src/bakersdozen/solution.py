@@ -8,11 +8,14 @@ import the other.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import Final
 
+from ._values import frozen_value
 from .cards import Card
 from .model import Move
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Final
 
 __all__ = ["Verdict", "Solution", "DEFAULT_MEMORY_MB"]
 
@@ -34,7 +37,7 @@ class Verdict(enum.Enum):
         return f"Verdict.{self.name}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Solution:
     """The result of :func:`solve`.
 

@@ -23,7 +23,6 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Final, Protocol
 
 from . import _layers, _position, _search, _shortest
 from .cards import Card
@@ -34,6 +33,12 @@ from .rules import (
     BAKERS_DOZEN, Build, EmptyColumn, FoundationBuild, MoveUnit, Rules, RulesError, find_rules,
 )
 from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Final, Protocol
+else:
+    Protocol = object  # the two protocols below are for the type checker only
 
 __all__ = [
     "Verdict", "Solution", "solve", "deadlock", "legal_moves", "perft", "SEARCH_METHODS",

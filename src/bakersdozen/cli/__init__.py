@@ -28,12 +28,15 @@ import signal
 import sys
 from collections.abc import Sequence
 from types import FrameType
-from typing import Any, NoReturn
 
 from ..errors import BakersDozenError
 from ._common import (
     EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_TERMINATED, Formatter, error,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Any, NoReturn
 
 __all__ = ["main", "build_parser", "COMMANDS", "Terminated"]
 
@@ -43,7 +46,7 @@ __all__ = ["main", "build_parser", "COMMANDS", "Terminated"]
 COMMANDS: dict[str, str] = {
     "deal": "print PySol deal N as board text",
     "deals": "print winnable (or unsolvable, unknown) PySol deal numbers from the published tables",
-    "show": "read a board file and print it as a tableau",
+    "show": "print a board file or PySol deal, after some moves, as a tableau or board text",
     "solve": "solve a board file or a PySol deal",
     "hint": "print the next move of a winning line from a position (board file)",
     "review": "find the first move after which a played game could no longer be won",

@@ -10,12 +10,15 @@ import argparse
 import math
 import os
 import sys
-from typing import TYPE_CHECKING, Final
 
 from .._files import BOARD_LIMIT, MOVES_LIMIT, display_name, read_text
 from ..errors import ParseError
 
-if TYPE_CHECKING:
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Final
+
     from ..model import Deal, Move
     from ..rules import Rules
 

@@ -1,4 +1,14 @@
-"""``bakersdozen show FILE``: read a board file and print it as a tableau."""
+"""``bakersdozen show FILE``: a position as a tableau, or as board text, after some moves.
+
+The position is a board file (``-`` for standard input) or a PySol deal
+(``--deal N``), with ``--moves FILE`` played on it first: a move list in
+the formats ``review`` and ``replay`` read (one move per line, or the JSON
+of ``solve --json``), replayed by the independent checker.  ``--text``
+prints board text instead of the tableau, with a ``Foundations:`` line
+when cards are home: what ``hint`` and ``solve`` read back.  Exit status 0,
+or 2 for bad input (an illegal move is named by its number, from 1, with
+the checker's reason).
+"""
 
 from __future__ import annotations
 
@@ -6,20 +16,70 @@ import argparse
 import sys
 
 from ._common import (
-    EXIT_OK, KINGS_NOTE, add_rules_arguments, file_name, read_board, rules_from_args,
+    EXIT_OK, KINGS_NOTE, STDIN_TWICE, add_rules_arguments, deal_number, error, file_name,
+    read_board, read_moves_file, rules_from_args,
 )
 
-HELP = "read a board file and print it as a tableau"
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..model import Deal
+
+HELP = "print a board file or PySol deal, after some moves, as a tableau or board text"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=file_name, help="board text file, or - for standard input")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("file", nargs="?", type=file_name,
+                        help="board text file, or - for standard input")
+    source.add_argument("--deal", type=deal_number, metavar="N", help="PySol deal number N")
+    parser.add_argument(
+        "--moves", type=file_name, metavar="FILE",
+        help="play these moves first: one per line ('7C 1>2'), or the JSON of solve --json; "
+        "- for standard input",
+    )
+    parser.add_argument(
+        "--text", action="store_true",
+        help="print board text (a Foundations: line when cards are home), as hint and solve "
+        "read it, instead of the tableau",
+    )
     add_rules_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    deal, kings_moved = read_board(args.file, rules_from_args(args))
-    sys.stdout.write(deal.pretty())
-    if kings_moved:
-        print(KINGS_NOTE)
+    from ..model import Deal
+
+    if args.file == "-" and args.moves == "-":  # the board would use up stdin
+        return error("show", STDIN_TWICE)
+    rules = rules_from_args(args)
+    if args.deal is not None:
+        deal, kings_moved = Deal.pysol(args.deal, game=rules), False
+    else:
+        deal, kings_moved = read_board(args.file, rules)
+    if args.moves is not None:
+        deal = _play(deal, args.moves)
+    sys.stdout.write(deal.to_text() if args.text else deal.pretty())
+    if kings_moved:  # on stderr with --text: stdout stays board text
+        print(KINGS_NOTE, file=sys.stderr if args.text else sys.stdout)
     return EXIT_OK
+
+
+def _play(deal: Deal, path: str) -> Deal:
+    """The position after the moves of the file *path*, replayed by :func:`bakersdozen.check`.
+
+    Raises
+    ------
+    ParseError
+        If the file cannot be read or a move cannot be read (file and line).
+    IllegalMoveError
+        At the first illegal move: the file, the move's number from 1, the
+        move and the checker's reason.
+    """
+    from .._files import display_name
+    from ..check import check
+    from ..errors import IllegalMoveError
+
+    moves = read_moves_file(path, deal.rules)
+    try:
+        return check(deal, moves).position
+    except IllegalMoveError as illegal:
+        raise IllegalMoveError(f"{display_name(path)}: {illegal}", illegal.index) from None
