@@ -2,7 +2,7 @@
 
 One module per command (:mod:`.deal`, :mod:`.deals`, :mod:`.show`, :mod:`.solve`,
 :mod:`.hint`, :mod:`.review`, :mod:`.replay`, :mod:`.survey`, :mod:`.report`,
-:mod:`.bench`), each with ``HELP``, ``add_arguments(parser)``
+:mod:`.bench`, :mod:`.pysolfc`), each with ``HELP``, ``add_arguments(parser)``
 and ``run(args) -> exit status``; :mod:`._common` holds what they share.
 No library module imports this package.  A command module imports the
 library lazily, inside ``run``, so ``bakersdozen solve`` loads neither the
@@ -49,6 +49,7 @@ COMMANDS: dict[str, str] = {
     "survey": "solve many deals, write one record per deal, summarise",
     "report": "write a self-contained HTML page of a survey's figures",
     "bench": "benchmark the solver on PySol deals (and fc-solve)",
+    "pysolfc": "install (or uninstall) the plug-in that makes PySolFC's Solver dialog use this solver",
 }
 
 
