@@ -240,7 +240,7 @@ class SolverHints:
 
     Made by :class:`PySolFCSolver` (``game.Solver_Class(game, dialog)``);
     the Solver dialog then calls :meth:`config`, :meth:`computeHints` and
-    reads :attr:`hints` and :attr:`solver_state`; its *Play* button runs
+    reads ``hints`` and ``solver_state``; its *Play* button runs
     PySolFC's demo, which calls :meth:`getHints` once per move.
 
     Attributes
@@ -298,7 +298,7 @@ class SolverHints:
             set_text(**figures)
 
     def computeHints(self) -> None:  # noqa: N802 (PySolFC's name)
-        """Solve the game's position; fill :attr:`hints` and :attr:`solver_state`.
+        """Solve the game's position; fill ``hints`` and ``solver_state``.
 
         The solve runs in this process with ``max_nodes`` = the dialog's
         *Max iterations* and no time limit, so its verdict repeats for a
