@@ -1,9 +1,10 @@
 """Run the plug-in in a real PySolFC: how docs/pysolfc.md's figures and screenshots were made.
 
-Two commands (see docs/pysolfc.md, "Trying it in a real PySolFC")::
+Three commands (see docs/pysolfc.md, "Trying it in a real PySolFC")::
 
     python docs/pysolfc_session.py cardset FOLDER
     python docs/pysolfc_session.py drive "GAME TITLE" DEAL OUTDIR [MAX_ITERS]
+    python docs/pysolfc_session.py import "GAME TITLE" PRESET DEAL OUT.json
 
 ``cardset`` draws a plain 52-card cardset with Pillow into FOLDER (a
 ``cardset-*`` folder under ``~/.PySolFC/cardsets``): PySolFC's sources
@@ -17,7 +18,8 @@ menu bar's own handler, presses *Start* (``mDone(0)``), writes the
 screenshot ``dialog.png``, replays the dialog's hint list with
 :func:`bakersdozen.check` on the position read from PySolFC's stacks,
 presses *Play* (``mDone(1)``: PySolFC's demo at level 3), waits for the
-game to be won and writes ``won.png`` and ``result.json``.  Two changes
+game to be won and writes ``won.png`` and ``result.json``.  ``import``
+tries PySolFC's *Import starting layout* (:func:`import_layout`).  Two changes
 to PySolFC's start-up, both outside the solver: the generated cardset is
 chosen for the French games (the defaults name cardsets not installed),
 and the start-up warning about the other missing cardset types, a modal
@@ -79,8 +81,6 @@ def drive(title: str, deal: int, out: str, max_iters: int | None) -> None:
     from pysollib.init import init  # type: ignore[import-not-found]
 
     init()
-    import pysollib.app  # type: ignore[import-not-found]
-
     result: dict[str, Any] = {"game": title, "deal": deal}
 
     def shot(name: str) -> None:
@@ -182,15 +182,27 @@ def drive(title: str, deal: int, out: str, max_iters: int | None) -> None:
             result["demo_won"] = bool(game.isGameWon())
             result["demo_moves"] = game.moves.index
             result["foundation_cards"] = sum(len(f.cards) for f in game.s.foundations)
-            app.top.after(1500, lambda: (shot("won.png"), finish(0)))
+            def last() -> None:
+                shot("won.png")
+                finish(0)
+
+            app.top.after(1500, last)
             return
         app.top.after(300, lambda: wait(app, began))
+
+    _run_pysolfc(title, deal, open_dialog, result)
+    finish(2)
+
+
+def _run_pysolfc(title: str, deal: int, ready: Any, result: dict[str, Any]) -> None:
+    """PySolFC's main() on deal *deal* of *title*; ``ready(app)`` runs 4 s into its loop."""
+    import pysollib.app  # type: ignore[import-not-found]
 
     original_mainloop = pysollib.app.Application.mainloop
     original_options = pysollib.app.Application.loadOptions
 
     def mainloop(self: Any) -> Any:
-        self.top.after(4000, lambda: open_dialog(self))
+        self.top.after(4000, lambda: ready(self))
         return original_mainloop(self)
 
     def load_options(self: Any) -> None:
@@ -212,12 +224,73 @@ def drive(title: str, deal: int, out: str, max_iters: int | None) -> None:
 
     pysollib.main.MfxMessageDialog = StartupWarning
     pysollib.main.main(["pysol.py", "--game=" + title, f"--deal={deal}", "--nosound"])
-    finish(2)
 
+
+def import_layout(title: str, preset: str, deal: int, out: str) -> None:
+    """PySolFC's *Import starting layout* of ``Deal.pysol(deal, preset)``'s board text, then a solve.
+
+    Started on deal 24, PySolFC imports the board file (``PYSOL_DEBUG_IMPORT``
+    names it instead of a file dialog) through the wrapper's ``importFile``;
+    ``out`` receives whether the table then equals the imported deal and
+    what the wrapper finds from it.
+    """
+    sys.path.insert(0, os.getcwd())
+    from pysollib.init import init  # type: ignore[import-not-found]
+
+    init()
+    result: dict[str, Any] = {"game": title, "imported": deal}
+
+    def finish(code: int) -> None:
+        with open(out, "w") as handle:
+            json.dump(result, handle, indent=1)
+        os._exit(code)
+
+    def ready(app: Any) -> None:
+        if app.game is None or app.game.s.talon.cards:
+            app.top.after(500, lambda: ready(app))
+            return
+        try:
+            from bakersdozen import Deal
+
+            board = os.path.abspath(out) + ".board"
+            with open(board, "w") as handle:
+                handle.write(Deal.pysol(deal, preset).to_text())
+            os.environ["PYSOL_DEBUG_IMPORT"] = board
+            app.menubar.mImportStartingLayout()
+            app.top.after(2000, lambda: solve(app))
+        except BaseException:  # noqa: BLE001
+            import traceback
+
+            result["error"] = traceback.format_exc()
+            finish(1)
+
+    def solve(app: Any) -> None:
+        try:
+            from bakersdozen import Deal
+            from bakersdozen.pysolfc import read_position
+
+            result["table_equals_import"] = (
+                read_position(app.game, preset) == Deal.pysol(deal, preset))
+            solver = app.game.Solver_Class(app.game, None)
+            solver.config(max_iters=100000)
+            solver.computeHints()
+            result["solver_state"] = solver.solver_state
+            result["moves"] = len(solver.hints) - 1
+            finish(0)
+        except BaseException:  # noqa: BLE001
+            import traceback
+
+            result["error"] = traceback.format_exc()
+            finish(1)
+
+    _run_pysolfc(title, 24, ready, result)
+    finish(2)
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["cardset"] and len(sys.argv) == 3:
         make_cardset(sys.argv[2])
+    elif sys.argv[1:2] == ["import"] and len(sys.argv) == 6:
+        import_layout(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
     elif sys.argv[1:2] == ["drive"] and len(sys.argv) in (5, 6):
         drive(sys.argv[2], int(sys.argv[3]), sys.argv[4],
               int(sys.argv[5]) if len(sys.argv) == 6 else None)
