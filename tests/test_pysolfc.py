@@ -488,8 +488,13 @@ def fake_pysollib() -> tuple[Any, Any, Any]:
     solver_games = [83, 31, 400, 308, 664, 86]
 
     class GameDB:
+        registered = {31, 83, 85, 86, 308, 400, 664}
+
         def getGamesForSolver(self) -> list[int]:  # noqa: N802
             return solver_games
+
+        def get(self, key: int) -> Any:
+            return SimpleNamespace(id=key) if key in self.registered else None
 
     return module, GameDB(), SimpleNamespace(USE_FREECELL_SOLVER=False)
 
@@ -520,6 +525,15 @@ def test_install_solvers_for_some_games() -> None:
     assert module.SpanishPatience.Solver_Class.fallback is None
     with pytest.raises(PySolFCError, match="PySolFC has no class"):
         install_solvers(module=SimpleNamespace(), game_db=db, settings=[])
+
+
+def test_an_unregistered_game_stays_off_the_dialog_list() -> None:
+    # The dialog sorts the titles of the list's ids; an unknown id has None.
+    module, db, settings = fake_pysollib()
+    db.registered.discard(85)
+    install_solvers(module=module, game_db=db, settings=[settings])
+    assert 85 not in db.getGamesForSolver()
+    assert isinstance(module.SpanishPatience.Solver_Class, PySolFCSolver)
 
 
 # --- the plug-in file --------------------------------------------------------
@@ -581,7 +595,7 @@ def test_the_plugin_finds_the_package_by_its_path(tmp_path: Path) -> None:
         "import importlib.util, sys, types\n"
         "ns = types.SimpleNamespace\n"
         "class BakersDozen: Solver_Class = None\n"
-        "db = ns(getGamesForSolver=lambda l=[]: l)\n"
+        "db = ns(getGamesForSolver=lambda l=[]: l, get=lambda key: key)\n"
         "sys.modules['pysollib'] = ns()\n"
         "sys.modules['pysollib.games'] = ns(bakersdozen=ns(BakersDozen=BakersDozen))\n"
         "sys.modules['pysollib.games.bakersdozen'] = sys.modules['pysollib.games'].bakersdozen\n"

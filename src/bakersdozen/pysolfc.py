@@ -476,10 +476,10 @@ def install_solvers(
 
     What the plug-in calls at PySolFC's start-up.  For each game it sets
     the class's ``Solver_Class`` (the one it had is kept as the fallback
-    for subclasses that are other games), adds the game to the list of the
-    Solver dialog's games (``GAME_DB.getGamesForSolver()``, made when the
-    games were registered, before plug-ins load: Spanish Patience is not
-    on it), and turns on the *Solver...* menu entry
+    for subclasses that are other games), adds the game, if registered, to
+    the list of the Solver dialog's games (``GAME_DB.getGamesForSolver()``,
+    made when the games were registered, before plug-ins load: Spanish
+    Patience is not on it), and turns on the *Solver...* menu entry
     (``USE_FREECELL_SOLVER``, which PySolFC clears when it finds no
     Freecell Solver).  Calling it again changes nothing more.
 
@@ -524,7 +524,9 @@ def install_solvers(
         if isinstance(previous, PySolFCSolver):
             previous = previous.fallback
         cls.Solver_Class = PySolFCSolver(rules, fallback=previous)
-        if rules.pysol_id not in solver_games:
+        # Only a registered game: the dialog sorts the titles of the list's
+        # ids, and an unknown id's title is None.
+        if rules.pysol_id not in solver_games and game_db.get(rules.pysol_id) is not None:
             solver_games.append(rules.pysol_id)
     for holder in settings:
         if hasattr(holder, "USE_FREECELL_SOLVER"):
