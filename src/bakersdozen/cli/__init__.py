@@ -2,7 +2,7 @@
 
 One module per command (:mod:`.deal`, :mod:`.deals`, :mod:`.show`, :mod:`.solve`,
 :mod:`.hint`, :mod:`.review`, :mod:`.replay`, :mod:`.survey`, :mod:`.report`,
-:mod:`.bench`, :mod:`.pysolfc`), each with ``HELP``, ``add_arguments(parser)``
+:mod:`.bench`), each with ``HELP``, ``add_arguments(parser)``
 and ``run(args) -> exit status``; :mod:`._common` holds what they share.
 No library module imports this package.  A command module imports the
 library lazily, inside ``run``, so ``bakersdozen solve`` loads neither the
@@ -48,8 +48,8 @@ COMMANDS: dict[str, str] = {
     "replay": "write a self-contained HTML page that replays a move list",
     "survey": "solve many deals, write one record per deal, summarise",
     "report": "write a self-contained HTML page of a survey's figures",
-    "bench": "benchmark the solver on PySol deals (and fc-solve)",
     "pysolfc": "install (or uninstall) the plug-in that makes PySolFC's Solver dialog use this solver",
+    "bench": "benchmark the solver on PySol deals (and fc-solve)",
 }
 
 
