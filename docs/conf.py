@@ -24,15 +24,16 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-# make_screenshot.py is a script that drives a browser: never run or read here.
-exclude_patterns = ["_build", "make_screenshot.py"]
+# make_screenshot.py and pysolfc_session.py are scripts that drive a browser and
+# PySolFC: never run or read here.
+exclude_patterns = ["_build", "make_screenshot.py", "pysolfc_session.py"]
 
 # Every cross-reference must resolve: a broken one fails the -W build.
 nitpicky = True
 nitpick_ignore_regex = [
     # Types from the standard library and from Dask, which this build does
     # not link to (intersphinx would fetch their inventories from the network).
-    ("py:class", r"(collections\.abc|concurrent\.futures|distributed)\..*"),
+    ("py:class", r"(collections\.abc|concurrent\.futures|distributed|pathlib|os)\..*"),
     # Annotations left as text because they name a type imported only for
     # type checkers (``Client``, ``Task``), which leaves the others beside it
     # unevaluated; ``Task`` is bakersdozen.survey.tasks.Task.

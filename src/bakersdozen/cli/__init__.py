@@ -53,6 +53,7 @@ COMMANDS: dict[str, str] = {
     "replay": "write a self-contained HTML page that replays a move list",
     "survey": "solve many deals, write one record per deal, summarise",
     "report": "write a self-contained HTML page of a survey's figures",
+    "pysolfc": "install (or uninstall) the plug-in that makes PySolFC's Solver dialog use this solver",
     "bench": "benchmark the solver on PySol deals (and fc-solve)",
     "serve": "answer JSON requests (solve, hint, review...), one a line, on standard input",
 }
