@@ -1,0 +1,526 @@
+"""The play server's requests and responses, free of any transport.
+
+Every request is a JSON object (a ``dict``) and every answer is one too;
+:class:`Api` never sees a socket, so the HTTP server (:mod:`.server`) is a
+thin layer around it and a test can call it directly.  ``docs/play.md``
+describes each request and answer.
+
+A game is named by the fields every request carries:
+
+- ``"game"``: a preset name (``"bakers_dozen"``, default) and
+  ``"knobs"``: an object of knob changes (``{"foundation_return": true}``);
+- ``"deal"``: a PySol deal number, or ``"board"``: board text (the
+  starting position);
+- ``"moves"``: the moves played, in move notation (``"7C 1>2"``).
+
+Engine work (a solve for the status, a hint, a random winnable deal) runs
+on :class:`Checks`, a pool of daemon threads (the engine releases the GIL),
+never on the thread that serves the request: a request waits for its answer
+at most ``wait`` seconds and otherwise gets ``{"state": "checking"}``, and
+asks again.  Each solve is bounded by the time limit and ``memory_mb``.
+A client (a page, named by ``"client"``) that asks about a new position
+drops its older checks still waiting in the queue, and the newest check
+runs first, so a newer move supersedes an older check.
+
+Statuses (``"status"``): ``"won"``, ``"winnable"`` (the verdict
+``"solved"``: a winning line exists, replayed by the checker),
+``"lost"`` (``"unsolvable"``: proven, with the first move after which no
+winning line was left), ``"unknown"`` (a limit stopped the search; its
+``"reason"`` names the limit).
+"""
+
+from __future__ import annotations
+
+import collections
+import secrets
+import threading
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..check import check
+from ..errors import BakersDozenError, IllegalMoveError
+from ..model import Deal, Move, parse_board
+from ..rules import Rules, find_rules
+from ..solution import Solution, Verdict
+
+__all__ = ["Api", "ApiError", "Checks", "Limits", "MAX_MOVES", "MAX_BOARD_CHARS"]
+
+#: A request may carry at most this many moves.
+MAX_MOVES: Final = 10_000
+
+#: A board text longer than this is refused before it is read.
+MAX_BOARD_CHARS: Final = 16_384
+
+#: Finished checks kept (by position); older ones are forgotten first.
+CACHE_SIZE: Final = 20_000
+
+#: Deals tried at most for one random winnable deal.
+RANDOM_TRIES: Final = 20
+
+
+class ApiError(BakersDozenError, ValueError):
+    """A request the API refuses: ``.status`` is the HTTP status to send (4xx)."""
+
+    def __init__(self, message: str, status: int = 400, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.extra = extra
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Limits of every engine call.
+
+    Attributes
+    ----------
+    time_limit : float or None
+        Seconds of wall-clock time per solve (None: no limit).
+    max_nodes : int or None
+        Positions per solve (None: no limit).
+    memory_mb : float
+        MiB per solve (table and search path).
+    seed : int
+        The engine's move-order seed.
+    """
+
+    time_limit: float | None = 5.0
+    max_nodes: int | None = None
+    memory_mb: float = 256.0
+    seed: int = 0
+
+    def describe(self) -> dict[str, Any]:
+        return {"time_limit": self.time_limit, "max_nodes": self.max_nodes,
+                "memory_mb": self.memory_mb}
+
+
+# -- the worker pool ------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class _Job:
+    key: Hashable
+    work: Callable[[], dict[str, Any]]
+    done: threading.Event = field(default_factory=threading.Event)
+    result: dict[str, Any] | None = None
+    running: bool = False
+    clients: set[str] = field(default_factory=set)
+
+
+class Checks:
+    """A pool of daemon threads that run engine work, newest first, with a cache.
+
+    Parameters
+    ----------
+    workers : int
+        Threads (each runs one solve at a time; the engine releases the GIL).
+    cache_size : int
+        Finished results kept, by key.
+
+    Notes
+    -----
+    The threads are daemons: when the process ends (Ctrl-C, SIGTERM) a
+    solve still running ends with it, nothing is left behind.
+    """
+
+    def __init__(self, workers: int = 2, cache_size: int = CACHE_SIZE) -> None:
+        self._lock = threading.Lock()
+        self._ready = threading.Condition(self._lock)
+        self._queue: collections.deque[_Job] = collections.deque()
+        self._jobs: dict[Hashable, _Job] = {}
+        self._done: collections.OrderedDict[Hashable, dict[str, Any]] = collections.OrderedDict()
+        self._latest: collections.OrderedDict[str, Hashable] = collections.OrderedDict()
+        self._cache_size = cache_size
+        self.dropped = 0
+        for number in range(workers):
+            threading.Thread(target=self._run, name=f"play-check-{number}", daemon=True).start()
+
+    def cached(self, key: Hashable) -> dict[str, Any] | None:
+        with self._lock:
+            result = self._done.get(key)
+            if result is not None:
+                self._done.move_to_end(key)
+            return result
+
+    def remember(self, key: Hashable, result: dict[str, Any]) -> None:
+        with self._lock:
+            self._store(key, result)
+
+    def _store(self, key: Hashable, result: dict[str, Any]) -> None:
+        self._done[key] = result
+        self._done.move_to_end(key)
+        while len(self._done) > self._cache_size:
+            self._done.popitem(last=False)
+
+    def ask(self, key: Hashable, work: Callable[[], dict[str, Any]], *, client: str | None,
+            wait: float) -> dict[str, Any] | None:
+        """The result of *work* (cached under *key*), or None if not ready within *wait* s.
+
+        A *client* asking for a new key drops its previous key's job if it
+        is still queued and no other client waits for it.
+        """
+        with self._lock:
+            result = self._done.get(key)
+            if result is not None:
+                self._done.move_to_end(key)
+                return result
+            job = self._jobs.get(key)
+            if job is None:
+                job = _Job(key, work)
+                self._jobs[key] = job
+                self._queue.append(job)
+                self._ready.notify()
+            if client is not None:
+                self._supersede(client, key)
+                job.clients.add(client)
+        if job.done.wait(wait):
+            return job.result
+        return None
+
+    def _supersede(self, client: str, key: Hashable) -> None:
+        old = self._latest.get(client)
+        self._latest[client] = key
+        self._latest.move_to_end(client)
+        while len(self._latest) > 1000:
+            self._latest.popitem(last=False)
+        if old is None or old == key:
+            return
+        job = self._jobs.get(old)
+        if job is None:
+            return
+        job.clients.discard(client)
+        if not job.running and not job.clients:
+            self._queue.remove(job)
+            del self._jobs[old]
+            self.dropped += 1
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._queue:
+                    self._ready.wait()
+                job = self._queue.pop()  # the newest first
+                job.running = True
+            try:
+                result = job.work()
+            except (BakersDozenError, ValueError, TypeError) as error:
+                result = {"error": str(error)}
+            except MemoryError:
+                result = {"error": "out of memory"}
+            except Exception as error:  # noqa: BLE001 - a worker must survive anything
+                result = {"error": f"internal error: {type(error).__name__}: {error}"}
+            with self._lock:
+                job.result = result
+                if "error" not in result:
+                    self._store(job.key, result)
+                self._jobs.pop(job.key, None)
+            job.done.set()
+
+
+# -- reading requests -------------------------------------------------------------
+
+
+def _field(request: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
+    value = request.get(name, default)
+    if value is default:
+        return value
+    if isinstance(value, bool) and kind is not bool and bool not in (
+            kind if isinstance(kind, tuple) else (kind,)):
+        raise ApiError(f"{name!r} must be {_kind_name(kind)}, not {value!r}")
+    if not isinstance(value, kind):
+        raise ApiError(f"{name!r} must be {_kind_name(kind)}, not {type(value).__name__}")
+    return value
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    words = {str: "a string", int: "an integer", list: "a list", dict: "an object", bool: "true or false"}
+    return " or ".join(words.get(k, k.__name__) for k in kinds)
+
+
+def read_rules(request: dict[str, Any]) -> Rules:
+    """The game a request names: ``"game"`` and ``"knobs"``."""
+    name = _field(request, "game", str, "bakers_dozen")
+    knobs = _field(request, "knobs", dict, None)
+    rules = find_rules(name[:100])
+    if knobs:
+        if len(knobs) > 20:
+            raise ApiError("'knobs' has too many entries")
+        rules = rules.replace(**{str(k): v for k, v in knobs.items()})
+    return rules
+
+
+def read_start(request: dict[str, Any], rules: Rules) -> tuple[Deal, int | None]:
+    """The starting position a request names (``"deal"`` or ``"board"``), and the deal number."""
+    if "deal" in request and "board" in request:
+        raise ApiError("give 'deal' or 'board', not both")
+    if "board" in request:
+        board = _field(request, "board", str, None)
+        if len(board) > MAX_BOARD_CHARS:
+            raise ApiError(f"'board' is {len(board)} characters, more than {MAX_BOARD_CHARS}")
+        return parse_board(board, rules=rules)[0], None
+    number = _field(request, "deal", int, None)
+    if number is None:
+        raise ApiError("the request needs 'deal' (a PySol deal number) or 'board' (board text)")
+    if not 1 <= number < 2**64:
+        raise ApiError(f"'deal' must be a PySol deal number, 1..2**64-1, not {number}")
+    return Deal.pysol(number, rules), number
+
+
+def read_moves(request: dict[str, Any]) -> tuple[Move, ...]:
+    """The moves of a request (``"moves"``: a list of move notation strings)."""
+    items = _field(request, "moves", list, [])
+    if len(items) > MAX_MOVES:
+        raise ApiError(f"'moves' has {len(items)} moves, more than {MAX_MOVES}")
+    moves = []
+    for index, item in enumerate(items):
+        if not isinstance(item, str) or len(item) > 40:
+            raise ApiError(f"move {index + 1} must be a string in move notation such as "
+                           f"'7C 1>2', not {str(item)[:40]!r}", 400, index=index)
+        try:
+            moves.append(Move.from_text(item))
+        except BakersDozenError as error:
+            raise ApiError(f"move {index + 1} {item!r}: {error}", 400, index=index) from None
+    return tuple(moves)
+
+
+def replay(start: Deal, moves: tuple[Move, ...]) -> list[Deal]:
+    """Every position of the game, ``positions[k]`` after ``k`` moves, by :func:`check`.
+
+    Raises
+    ------
+    ApiError
+        422 at the first illegal move, with the checker's reason and its index.
+    """
+    positions = [start]
+    for index, move in enumerate(moves):
+        try:
+            positions.append(check(positions[-1], [move]).position)
+        except IllegalMoveError as error:
+            reason = str(error).split(" is illegal: ", 1)[-1]
+            raise ApiError(f"move {index + 1} {str(move)!r} is illegal: {reason}", 422,
+                           index=index, reason=reason) from None
+    return positions
+
+
+# -- the API ----------------------------------------------------------------------
+
+
+def _line(moves: tuple[Move, ...]) -> list[str]:
+    return [str(move) for move in moves]
+
+
+class Api:
+    """The play requests: ``handle(name, request) -> (status, answer)``.
+
+    Parameters
+    ----------
+    limits : Limits
+        Limits of every engine call.
+    workers : int
+        Engine threads (:class:`Checks`).
+    wait : float
+        Seconds a request waits for engine work before it answers
+        ``{"state": "checking"}``.
+    """
+
+    def __init__(self, limits: Limits = Limits(), *, workers: int = 2, wait: float = 0.25) -> None:
+        self.limits = limits
+        self.wait = wait
+        self.checks = Checks(workers)
+        self.requests: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "position": self.position, "status": self.status, "hint": self.hint,
+            "random": self.random,
+        }
+
+    def handle(self, name: str, request: object) -> tuple[int, dict[str, Any]]:
+        """Answer one request; never raises for anything a client can send.
+
+        Returns
+        -------
+        (int, dict)
+            The HTTP status (200, 202 while checking, 4xx) and the answer;
+            a refusal is ``{"error": "one line"}`` (and ``"index"``, the
+            0-based move, for a move).
+        """
+        handler = self.requests.get(name)
+        if handler is None:
+            return 404, {"error": f"no request {name[:40]!r}: the requests are "
+                                  f"{', '.join(self.requests)}"}
+        if not isinstance(request, dict):
+            return 400, {"error": f"the request must be a JSON object, not {type(request).__name__}"}
+        try:
+            answer = handler(request)
+        except ApiError as error:
+            return error.status, {"error": str(error), **error.extra}
+        except (BakersDozenError, ValueError, TypeError, RecursionError) as error:
+            return 400, {"error": str(error).splitlines()[0][:500] if str(error) else
+                         type(error).__name__}
+        if "error" in answer:
+            return 500, answer
+        return (202 if answer.get("state") == "checking" else 200), answer
+
+    # -- requests ---------------------------------------------------------------
+
+    def _game(self, request: dict[str, Any]) -> tuple[Rules, Deal, int | None, tuple[Move, ...], list[Deal]]:
+        rules = read_rules(request)
+        start, number = read_start(request, rules)
+        moves = read_moves(request)
+        return rules, start, number, moves, replay(start, moves)
+
+    def position(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The game after its moves, for the page to draw (``docs/play.md``)."""
+        from ..replay import _game_name, replay_data
+
+        rules, start, number, moves, positions = self._game(request)
+        return {
+            "game": rules.name.split("+", 1)[0], "title": _game_name(rules),
+            "knobs": _knobs(rules), "deal": number, "board": start.to_text(),
+            "position": positions[-1].to_text(), "moves": _line(moves),
+            "won": positions[-1].is_won, "data": replay_data(start, moves),
+        }
+
+    def _client(self, request: dict[str, Any]) -> str | None:
+        client = _field(request, "client", str, None)
+        return None if client is None else client[:64]
+
+    def _solve_key(self, rules: Rules, position: Deal) -> tuple[str, str, str]:
+        return ("solve", rules.name, position.to_text())
+
+    def _solve(self, rules: Rules, position: Deal) -> dict[str, Any]:
+        """Solve *position* (cached); a winning line also marks its positions winnable."""
+        from ..solver import solve
+
+        key = self._solve_key(rules, position)
+        known = self.checks.cached(key)
+        if known is not None:
+            return known
+        limits = self.limits
+        solution: Solution = solve(position, time_limit=limits.time_limit,
+                                   max_nodes=limits.max_nodes, memory_mb=limits.memory_mb,
+                                   seed=limits.seed)
+        answer = {
+            "verdict": solution.verdict.value, "reason": solution.reason,
+            "line": _line(solution.moves), "deadlock": [str(c) for c in solution.deadlock],
+            "nodes": solution.nodes, "seconds": round(solution.seconds, 6),
+        }
+        self.checks.remember(key, answer)
+        if solution.verdict is Verdict.SOLVED:
+            # Every position along a winning line is winnable by the rest of it.
+            here = position
+            for k, move in enumerate(solution.moves[:-1]):
+                here = check(here, [move]).position
+                self.checks.remember(self._solve_key(rules, here), {
+                    **answer, "line": _line(solution.moves[k + 1:]), "nodes": 0, "seconds": 0.0,
+                })
+        return answer
+
+    def status(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Is the game after its moves winnable, lost (since which move), won, unknown?"""
+        rules, start, number, moves, positions = self._game(request)
+        n = len(moves)
+        if positions[-1].is_won:
+            return {"state": "done", "status": "won", "verdict": "solved", "moves": n, "line": []}
+        key = ("status", rules.name, start.to_text(), tuple(moves))
+
+        def work() -> dict[str, Any]:
+            began = time.perf_counter()
+            last = self._solve(rules, positions[-1])
+            answer: dict[str, Any] = {"state": "done", "moves": n, **last}
+            if last["verdict"] == "solved":
+                answer["status"] = "winnable"
+            elif last["verdict"] == "unknown":
+                answer["status"] = "unknown"
+            else:
+                answer["status"] = "lost"
+                answer.update(self._where_lost(rules, positions, moves))
+            answer["check_seconds"] = round(time.perf_counter() - began, 6)
+            return answer
+
+        return self._ask(key, work, request)
+
+    def _where_lost(self, rules: Rules, positions: list[Deal], moves: tuple[Move, ...]) -> dict[str, Any]:
+        """The first move after which the game was lost: the bisection of :func:`review`.
+
+        Winnability along a line can only be lost, so positions[lo] winnable
+        and positions[hi] lost bracket the losing move; each solve is cached.
+        """
+        n = len(moves)
+        first = self._solve(rules, positions[0])
+        if first["verdict"] == "unsolvable":
+            return {"lost_at": 0, "lost_move": None, "alternative": []}
+        if first["verdict"] == "unknown":
+            return {"lost_at": None, "lost_range": [1, n]}
+        lo, hi = 0, n
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            verdict = self._solve(rules, positions[mid])["verdict"]
+            if verdict == "solved":
+                lo = mid
+            elif verdict == "unsolvable":
+                hi = mid
+            else:
+                return {"lost_at": None, "lost_range": [lo + 1, hi]}
+        return {"lost_at": hi, "lost_move": str(moves[lo]),
+                "alternative": self._solve(rules, positions[lo])["line"]}
+
+    def hint(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The next move of a winning line (:func:`bakersdozen.hint`), or why there is none."""
+        rules, start, number, moves, positions = self._game(request)
+        position = positions[-1]
+        if position.is_won:
+            return {"state": "done", "verdict": "solved", "hint": None, "moves": len(moves)}
+        key = ("hint", rules.name, position.to_text())
+
+        def work() -> dict[str, Any]:
+            from ..analysis import hint
+
+            limits = self.limits
+            answer = hint(position, time_limit=limits.time_limit, max_nodes=limits.max_nodes,
+                          memory_mb=limits.memory_mb)
+            solution = answer.solution
+            return {
+                "state": "done", "verdict": answer.verdict.value, "reason": solution.reason,
+                "hint": None if answer.move is None else str(answer.move),
+                "line": _line(solution.moves), "optimal": solution.optimal,
+                "deadlock": [str(c) for c in solution.deadlock], "text": str(answer),
+            }
+
+        return {**self._ask(key, work, request), "moves": len(moves)}
+
+    def random(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A random PySol deal number of the game that the engine has solved."""
+        rules = read_rules(request)
+        nonce = _field(request, "nonce", str, None)
+        if nonce is None:
+            raise ApiError("'random' needs a 'nonce' (any string, the same while it asks again)")
+        key = ("random", rules.name, nonce[:64])
+
+        def work() -> dict[str, Any]:
+            for _ in range(RANDOM_TRIES):
+                number = 1 + secrets.randbelow(2**31 - 1)
+                deal = Deal.pysol(number, rules)
+                if self._solve(rules, deal)["verdict"] == "solved":
+                    return {"state": "done", "deal": number, "game": rules.name.split("+", 1)[0],
+                            "knobs": _knobs(rules)}
+            return {"state": "done", "deal": None, "error_text":
+                    f"no winnable deal among {RANDOM_TRIES} tried within the limits"}
+
+        return self._ask(key, work, request)
+
+    def _ask(self, key: Hashable, work: Callable[[], dict[str, Any]],
+             request: dict[str, Any]) -> dict[str, Any]:
+        answer = self.checks.ask(key, work, client=self._client(request), wait=self.wait)
+        if answer is None:
+            return {"state": "checking", **self.limits.describe()}
+        return answer
+
+
+def _knobs(rules: Rules) -> dict[str, Any]:
+    """The knobs *rules* changes from its preset, as JSON values."""
+    preset = find_rules(rules.name.split("+", 1)[0])
+    return {
+        name: getattr(value, "value", value) for name, value in rules.knobs.items()
+        if preset.knobs[name] != value
+    }
