@@ -130,6 +130,16 @@ def test_a_limit_keeps_the_default_line_and_the_gap() -> None:
     assert default.lower_bound <= cut.lower_bound < len(cut.moves)
 
 
+def test_max_nodes_holds_for_the_whole_shortest_search() -> None:
+    # IDA* once counted the node it refused at the limit: a budget of n
+    # reported n + 1 positions (deal 1, max_nodes 200: 201).
+    deal = Deal.pysol(1)
+    for limit in range(200, 2000, 97):
+        solution = solve(deal, max_nodes=limit, method="shortest", memory_mb=64)
+        assert solution.verdict is Verdict.SOLVED and solution.nodes <= limit, limit
+        assert check(deal, solution.moves).won
+
+
 def test_an_unsolvable_deal_stays_unsolvable() -> None:
     solution = solve(Deal.pysol(64), method="shortest")
     assert solution.verdict is Verdict.UNSOLVABLE and not solution.moves

@@ -383,9 +383,9 @@ cdef int ida(Ctx* C, int g, int h, int last) noexcept nogil:
             if f < C.next_threshold:
                 C.next_threshold = f
             continue
-        C.nodes += 1
-        if C.max_nodes and C.nodes > C.max_nodes:
+        if C.max_nodes and C.nodes >= C.max_nodes:  # the budget is spent: no node more
             return R_NODE_LIMIT
+        C.nodes += 1
         if (C.nodes & 1023) == 0:
             t = now_seconds()
             if C.deadline > 0 and t >= C.deadline:

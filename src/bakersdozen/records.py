@@ -28,15 +28,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Union
+from typing import TYPE_CHECKING, Final, Union
 
 from .cards import Card
 from .errors import ParseError
 from .model import FOUNDATION, Deal, Move
 from .rules import BAKERS_DOZEN
 from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
+
+if TYPE_CHECKING:
+    from .analysis import Hint, Review
 
 __all__ = [
     "Record",
@@ -51,6 +54,13 @@ __all__ = [
     "MAX_MOVES_BYTES",
     "latest",
     "deal_sort_key",
+    "hint_to_json",
+    "review_to_json",
+    "review_verdict",
+    "WINNABLE",
+    "WON",
+    "LOST",
+    "UNKNOWN",
 ]
 
 #: A deal id: a PySol deal number, or a board id (module documentation).
@@ -518,3 +528,136 @@ def deal_sort_key(deal: DealId) -> tuple[int, int, str]:
     if isinstance(deal, int):
         return (0, deal, "")
     return (1, 0, deal)
+
+
+# -- hints and reviews ----------------------------------------------------------
+
+#: The verdict of a hint or a review in JSON (``docs/serve.md``): the position
+#: can be won (a hint gives the next move of a winning line) ...
+WINNABLE: Final = "winnable"
+#: ... every card is home already ...
+WON: Final = "won"
+#: ... no line wins from it (proven) ...
+LOST: Final = "lost"
+#: ... or a limit stopped the search first.
+UNKNOWN: Final = "unknown"
+
+_POSITION_WORDS: Final = {Verdict.SOLVED: WINNABLE, Verdict.UNSOLVABLE: LOST,
+                          Verdict.UNKNOWN: UNKNOWN}
+
+
+def hint_to_json(
+    answer: Hint,
+    position: Deal,
+    *,
+    time_limit: float | None,
+    max_nodes: int | None,
+    memory_mb: float,
+) -> dict[str, object]:
+    """The JSON object of a hint: what ``hint --json`` prints and ``serve`` answers.
+
+    Parameters
+    ----------
+    answer : Hint
+        The result of :func:`bakersdozen.hint` on *position*.
+    position : Deal
+        The position hinted (its board id and game go into the record).
+    time_limit, max_nodes, memory_mb
+        The limits the hint ran under (seconds, positions, MiB).
+
+    Returns
+    -------
+    dict
+        Keys in this order (``docs/serve.md``): ``verdict`` (:data:`WINNABLE`,
+        :data:`WON`, :data:`LOST` or :data:`UNKNOWN`), ``move`` (the next
+        move, :func:`move_to_json`, or None), ``reason`` (the limit that
+        stopped an unknown, else None), ``deadlock`` (the cards that can
+        never move when the deadlock test proved the position lost, else
+        ``[]``), ``nodes`` and ``seconds`` (of the whole hint), and
+        ``record``: the :class:`Record` of the solve behind the hint, its
+        ``deal`` the position's :func:`board_id` and its ``moves`` the
+        winning line the move starts.
+    """
+    solution = answer.solution
+    verdict = _POSITION_WORDS[answer.verdict]
+    if answer.verdict is Verdict.SOLVED and answer.move is None:
+        verdict = WON
+    record = Record.from_solution(
+        board_id(position), solution, time_limit=time_limit, max_nodes=max_nodes,
+        memory_mb=memory_mb, seed=0, game=position.rules.name, method=answer.method,
+    )
+    return {
+        "verdict": verdict,
+        "move": None if answer.move is None else move_to_json(answer.move),
+        "reason": solution.reason,
+        "deadlock": [str(card) for card in solution.deadlock],
+        "nodes": answer.nodes,
+        "seconds": round(answer.seconds, 6),
+        "record": record.to_json(),
+    }
+
+
+def review_verdict(result: Review) -> str:
+    """The answer of a review in one word, the one its exit status gives.
+
+    :data:`WON` (every card home), :data:`WINNABLE` (still), :data:`LOST`
+    (a move lost the game, or the deal never could be won; proven) or
+    :data:`UNKNOWN` (a limit left the losing move undecided).
+    """
+    if result.won:
+        return WON
+    if result.verdict is Verdict.SOLVED:
+        return WINNABLE
+    if result.losing_move is not None or result.start_verdict is Verdict.UNSOLVABLE:
+        return LOST
+    return UNKNOWN
+
+
+def review_to_json(result: Review, played: Sequence[Move]) -> dict[str, object]:
+    """The JSON object of a review: what ``review --json`` prints and ``serve`` answers.
+
+    Parameters
+    ----------
+    result : Review
+        The result of :func:`bakersdozen.review`.
+    played : sequence of Move
+        The moves reviewed, in order, shape ``(result.moves,)``.
+
+    Returns
+    -------
+    dict
+        Keys in this order (``docs/serve.md``): ``verdict``
+        (:func:`review_verdict`), ``losing_move`` (1-based number of the
+        move that lost the game, as ``review`` prints it, or None),
+        ``played`` (that move, :func:`move_to_json`, or None),
+        ``alternative`` (a winning line from the position before it, ``[]``
+        when none), ``start`` and ``end`` (the verdicts of the deal and of
+        the position after the last move: ``"winnable"``, ``"won"``,
+        ``"lost"`` or ``"unknown"``), ``moves`` (moves reviewed),
+        ``undecided`` (``[a, b]``: a limit left the losing move among moves
+        a..b, 1-based, both ends included; else None), ``reason`` (the limit
+        that stopped a solve when the answer is undecided, else None),
+        ``solves``, ``nodes`` and ``seconds`` (of all the solves).
+    """
+    k = result.losing_move
+    start = _POSITION_WORDS[result.start_verdict]
+    end = _POSITION_WORDS[result.verdict]
+    if result.start_verdict is Verdict.UNSOLVABLE:
+        end = LOST  # every position of a lost deal is lost
+    if result.won:
+        end = WON
+    return {
+        "verdict": review_verdict(result),
+        "losing_move": None if k is None else k + 1,
+        "played": None if k is None else move_to_json(played[k]),
+        "alternative": [move_to_json(move) for move in result.alternative],
+        "start": start,
+        "end": end,
+        "moves": result.moves,
+        "undecided": None if result.undecided is None else [result.undecided[0] + 1,
+                                                            result.undecided[1]],
+        "reason": result.reason,
+        "solves": result.solves,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 6),
+    }

@@ -1,13 +1,14 @@
 """The ``bakersdozen`` command line: a layer on top of the library.
 
 One module per command (:mod:`.deal`, :mod:`.show`, :mod:`.solve`,
-:mod:`.hint`, :mod:`.review`, :mod:`.replay`, :mod:`.survey`, :mod:`.bench`), each with ``HELP``, ``add_arguments(parser)``
+:mod:`.hint`, :mod:`.review`, :mod:`.replay`, :mod:`.survey`, :mod:`.bench`,
+:mod:`.serve`), each with ``HELP``, ``add_arguments(parser)``
 and ``run(args) -> exit status``; :mod:`._common` holds what they share.
 No library module imports this package.  A command module imports the
 library lazily, inside ``run``, so ``bakersdozen solve`` loads neither the
 survey nor the benchmark.
 
-Exit status: 0 success; 1 unsolvable (``solve``), lost (``hint``,
+Exit status: 0 success (``serve``: the end of its input); 1 unsolvable (``solve``), lost (``hint``,
 ``review``) or a worker process died
 (``survey``, ``bench``); 2 bad input, or a file or the output that cannot
 be read or written; 3 unknown (``solve``, ``hint``, ``review``: a limit
@@ -47,6 +48,7 @@ COMMANDS: dict[str, str] = {
     "play": "play a deal in the browser, with hints and a live 'still winnable' status",
     "survey": "solve many deals, write one record per deal, summarise",
     "bench": "benchmark the solver on PySol deals (and fc-solve)",
+    "serve": "answer JSON requests (solve, hint, review...), one a line, on standard input",
 }
 
 
