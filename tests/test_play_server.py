@@ -98,6 +98,20 @@ def test_other_games(api: Api) -> None:
         assert check(deal, body["line"]).won  # type: ignore[arg-type]
 
 
+def test_knobs_reach_the_engine(api: Api) -> None:
+    # With foundation return a card comes back from its foundation.
+    knobs = {"foundation_return": True}
+    after = check(DEAL24, ["AS 1>F"]).position
+    two = next(n for n, column in enumerate(after.columns, 1) if column and column[-1].rank == 2)
+    status, body = api.handle("position", {"deal": 24, "knobs": knobs,
+                                           "moves": ["AS 1>F", f"AS F>{two}"]})
+    assert status == 200 and body["knobs"] == knobs
+    status, body = answer(api, "status", {"deal": 24, "knobs": knobs, "moves": ["AS 1>F"]})
+    assert status == 200 and body["status"] == "winnable"
+    assert check(Deal.pysol(24).with_rules(DEAL24.rules.replace(**knobs)),
+                 ["AS 1>F", *body["line"]]).won  # type: ignore[misc]
+
+
 def test_random_deal_is_winnable(api: Api) -> None:
     status, body = answer(api, "random", {"game": "bakers_dozen", "nonce": "a"})
     assert status == 200 and isinstance(body["deal"], int)

@@ -369,15 +369,29 @@ def _seed(request: Mapping[str, object]) -> int:
 def _rules(request: Mapping[str, object]) -> Rules:
     from .rules import BAKERS_DOZEN, RulesError, find_rules
 
-    if "game" not in request:
-        return BAKERS_DOZEN
-    value = request["game"]
-    if not isinstance(value, str):
-        raise RequestError(f"game: must be a preset's name (a string), not {_kind(value)}", "game")
-    try:
-        return find_rules(value[:100])
-    except RulesError as error:
-        raise RequestError(f"game: {error}", "game") from None
+    rules = BAKERS_DOZEN
+    if "game" in request:
+        value = request["game"]
+        if not isinstance(value, str):
+            raise RequestError(f"game: must be a preset's name (a string), not {_kind(value)}",
+                               "game")
+        try:
+            rules = find_rules(value[:100])
+        except RulesError as error:
+            raise RequestError(f"game: {error}", "game") from None
+    if "knobs" in request:
+        knobs = request["knobs"]
+        if not isinstance(knobs, dict):
+            raise RequestError(f"knobs: must be an object of knob changes, not {_kind(knobs)}",
+                               "knobs")
+        if len(knobs) > len(rules.knobs):
+            raise RequestError(f"knobs: {len(knobs)} entries; the game has {len(rules.knobs)} "
+                               "knobs", "knobs")
+        try:
+            rules = rules.replace(**{str(key): value for key, value in knobs.items()})
+        except (RulesError, TypeError, ValueError) as error:
+            raise RequestError(f"knobs: {error}", "knobs") from None
+    return rules
 
 
 def _position(request: Mapping[str, object], rules: Rules) -> tuple[Deal, int | None]:
@@ -442,7 +456,7 @@ def _moves(request: Mapping[str, object]) -> tuple[object, ...]:
 # -- the ops -------------------------------------------------------------------
 
 #: Fields every request may carry.
-_COMMON: Final = frozenset({"id", "op", "position", "deal", "game"})
+_COMMON: Final = frozenset({"id", "op", "position", "deal", "game", "knobs"})
 _LIMITS: Final = frozenset({"time_limit", "max_nodes", "memory_mb"})
 
 
@@ -563,7 +577,9 @@ def handle(request: object, limits: Limits = DEFAULT_LIMITS) -> dict[str, object
         ``"id"`` (a string of at most :data:`MAX_ID_CHARS` characters or an
         integer in -2**63..2**63-1, echoed), the position (``"position"``:
         board text, or ``"deal"``: a PySol deal number), an optional
-        ``"game"`` (a preset's name) and the op's own fields
+        ``"game"`` (a preset's name), optional ``"knobs"`` (an object of
+        knob changes, :meth:`Rules.replace <bakersdozen.rules.Rules.replace>`)
+        and the op's own fields
         (``docs/serve.md``).
     limits : Limits
         The server's maximums; a request asking for more is refused.

@@ -13,8 +13,10 @@ A game is named by the fields every request carries:
   starting position);
 - ``"moves"``: the moves played, in move notation (``"7C 1>2"``).
 
-Engine work (a solve for the status, a hint, a random winnable deal) runs
-on :class:`Checks`, a pool of daemon threads (the engine releases the GIL),
+Every engine call is a request of :mod:`bakersdozen.protocol` (``solve``,
+``hint``, ``review``: the same requests ``serve --stdio`` answers), so the
+play server adds no second way to ask the engine.  Engine work (a solve
+for the status, a hint, a random winnable deal) runs on :class:`Checks`, a pool of daemon threads (the engine releases the GIL),
 never on the thread that serves the request: a request waits for its answer
 at most ``wait`` seconds and otherwise gets ``{"state": "checking"}``, and
 asks again.  Each solve is bounded by the time limit and ``memory_mb``.
@@ -43,7 +45,6 @@ from ..check import check
 from ..errors import BakersDozenError, IllegalMoveError
 from ..model import Deal, Move, parse_board
 from ..rules import Rules, find_rules
-from ..solution import Solution, Verdict
 
 __all__ = ["Api", "ApiError", "Checks", "Limits", "MAX_MOVES", "MAX_BOARD_CHARS"]
 
@@ -329,6 +330,10 @@ class Api:
         self.limits = limits
         self.wait = wait
         self.checks = Checks(workers)
+        from .. import protocol
+
+        self._protocol_limits = protocol.Limits(
+            time_limit=limits.time_limit, max_nodes=limits.max_nodes, memory_mb=limits.memory_mb)
         self.requests: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "position": self.position, "status": self.status, "hint": self.hint,
             "random": self.random,
@@ -388,31 +393,43 @@ class Api:
     def _solve_key(self, rules: Rules, position: Deal) -> tuple[str, str, str]:
         return ("solve", rules.name, position.to_text())
 
+    def _engine(self, op: str, rules: Rules, fields: dict[str, Any]) -> dict[str, Any]:
+        """One request of :mod:`bakersdozen.protocol` (the engine's one door), under the limits."""
+        from .. import protocol
+
+        request = {"op": op, "game": rules.name.split("+", 1)[0], "knobs": _knobs(rules), **fields}
+        answer = protocol.handle(request, self._protocol_limits)
+        if "error" in answer:
+            error = answer["error"]
+            raise ApiError(str(error["message"]) if isinstance(error, dict) else str(error), 500)
+        return answer
+
     def _solve(self, rules: Rules, position: Deal) -> dict[str, Any]:
         """Solve *position* (cached); a winning line also marks its positions winnable."""
-        from ..solver import solve
+        from ..records import move_from_json
 
         key = self._solve_key(rules, position)
         known = self.checks.cached(key)
         if known is not None:
             return known
-        limits = self.limits
-        solution: Solution = solve(position, time_limit=limits.time_limit,
-                                   max_nodes=limits.max_nodes, memory_mb=limits.memory_mb,
-                                   seed=limits.seed)
+        fields: dict[str, Any] = {"position": position.to_text()}
+        if self.limits.seed:
+            fields["seed"] = self.limits.seed
+        record = self._engine("solve", rules, fields)
+        moves = tuple(move_from_json(item) for item in record["moves"])
         answer = {
-            "verdict": solution.verdict.value, "reason": solution.reason,
-            "line": _line(solution.moves), "deadlock": [str(c) for c in solution.deadlock],
-            "nodes": solution.nodes, "seconds": round(solution.seconds, 6),
+            "verdict": record["verdict"], "reason": record["reason"], "line": _line(moves),
+            "deadlock": record.get("deadlock", []), "nodes": record["nodes"],
+            "seconds": record["seconds"],
         }
         self.checks.remember(key, answer)
-        if solution.verdict is Verdict.SOLVED:
+        if record["verdict"] == "solved":
             # Every position along a winning line is winnable by the rest of it.
             here = position
-            for k, move in enumerate(solution.moves[:-1]):
+            for k, move in enumerate(moves[:-1]):
                 here = check(here, [move]).position
                 self.checks.remember(self._solve_key(rules, here), {
-                    **answer, "line": _line(solution.moves[k + 1:]), "nodes": 0, "seconds": 0.0,
+                    **answer, "line": _line(moves[k + 1:]), "nodes": 0, "seconds": 0.0,
                 })
         return answer
 
@@ -434,36 +451,34 @@ class Api:
                 answer["status"] = "unknown"
             else:
                 answer["status"] = "lost"
-                answer.update(self._where_lost(rules, positions, moves))
+                answer.update(self._where_lost(rules, start, number, moves))
             answer["check_seconds"] = round(time.perf_counter() - began, 6)
             return answer
 
         return self._ask(key, work, request)
 
-    def _where_lost(self, rules: Rules, positions: list[Deal], moves: tuple[Move, ...]) -> dict[str, Any]:
-        """The first move after which the game was lost: the bisection of :func:`review`.
+    def _where_lost(self, rules: Rules, start: Deal, number: int | None,
+                    moves: tuple[Move, ...]) -> dict[str, Any]:
+        """The first move after which the game was lost: :func:`bakersdozen.review`.
 
-        Winnability along a line can only be lost, so positions[lo] winnable
-        and positions[hi] lost bracket the losing move; each solve is cached.
+        Its bisection over the positions of the game (winnability along a
+        line can only be lost) through the protocol's ``review``.
         """
-        n = len(moves)
-        first = self._solve(rules, positions[0])
-        if first["verdict"] == "unsolvable":
+        from ..records import move_from_json
+
+        where: dict[str, Any] = {"deal": number} if number is not None else {
+            "position": start.to_text()}
+        answer = self._engine("review", rules, {**where, "moves": _line(moves)})
+        if answer["start"] == "lost":
             return {"lost_at": 0, "lost_move": None, "alternative": []}
-        if first["verdict"] == "unknown":
-            return {"lost_at": None, "lost_range": [1, n]}
-        lo, hi = 0, n
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            verdict = self._solve(rules, positions[mid])["verdict"]
-            if verdict == "solved":
-                lo = mid
-            elif verdict == "unsolvable":
-                hi = mid
-            else:
-                return {"lost_at": None, "lost_range": [lo + 1, hi]}
-        return {"lost_at": hi, "lost_move": str(moves[lo]),
-                "alternative": self._solve(rules, positions[lo])["line"]}
+        if answer["losing_move"] is None:
+            return {"lost_at": None, "lost_range": answer["undecided"] or [1, len(moves)],
+                    "review_reason": answer["reason"]}
+        return {
+            "lost_at": answer["losing_move"],
+            "lost_move": str(move_from_json(answer["played"])),
+            "alternative": [str(move_from_json(item)) for item in answer["alternative"]],
+        }
 
     def hint(self, request: dict[str, Any]) -> dict[str, Any]:
         """The next move of a winning line (:func:`bakersdozen.hint`), or why there is none."""
@@ -474,17 +489,17 @@ class Api:
         key = ("hint", rules.name, position.to_text())
 
         def work() -> dict[str, Any]:
-            from ..analysis import hint
+            from ..records import move_from_json
 
-            limits = self.limits
-            answer = hint(position, time_limit=limits.time_limit, max_nodes=limits.max_nodes,
-                          memory_mb=limits.memory_mb)
-            solution = answer.solution
+            answer = self._engine("hint", rules, {"position": position.to_text()})
+            verdicts = {"winnable": "solved", "won": "solved", "lost": "unsolvable"}
+            record = answer["record"]
             return {
-                "state": "done", "verdict": answer.verdict.value, "reason": solution.reason,
-                "hint": None if answer.move is None else str(answer.move),
-                "line": _line(solution.moves), "optimal": solution.optimal,
-                "deadlock": [str(c) for c in solution.deadlock], "text": str(answer),
+                "state": "done", "verdict": verdicts.get(answer["verdict"], "unknown"),
+                "reason": answer["reason"],
+                "hint": None if answer["move"] is None else str(move_from_json(answer["move"])),
+                "line": [str(move_from_json(item)) for item in record.get("moves", [])],
+                "optimal": record.get("optimal"), "deadlock": answer["deadlock"],
             }
 
         return {**self._ask(key, work, request), "moves": len(moves)}
