@@ -286,23 +286,20 @@ def read_moves(request: dict[str, Any]) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-def replay(start: Deal, moves: tuple[Move, ...]) -> list[Deal]:
-    """Every position of the game, ``positions[k]`` after ``k`` moves, by :func:`check`.
+def replay(start: Deal, moves: tuple[Move, ...]) -> Deal:
+    """The position after *moves* from *start*, by :func:`check` (one call).
 
     Raises
     ------
     ApiError
-        422 at the first illegal move, with the checker's reason and its index.
+        422 at the first illegal move, with the checker's message, its
+        reason alone (``"reason"``) and its 0-based ``"index"``.
     """
-    positions = [start]
-    for index, move in enumerate(moves):
-        try:
-            positions.append(check(positions[-1], [move]).position)
-        except IllegalMoveError as error:
-            reason = str(error).split(" is illegal: ", 1)[-1]
-            raise ApiError(f"move {index + 1} {str(move)!r} is illegal: {reason}", 422,
-                           index=index, reason=reason) from None
-    return positions
+    try:
+        return check(start, moves).position
+    except IllegalMoveError as error:
+        reason = str(error).split(" is illegal: ", 1)[-1]
+        raise ApiError(str(error), 422, index=error.index, reason=reason) from None
 
 
 # -- the API ----------------------------------------------------------------------
@@ -368,7 +365,7 @@ class Api:
 
     # -- requests ---------------------------------------------------------------
 
-    def _game(self, request: dict[str, Any]) -> tuple[Rules, Deal, int | None, tuple[Move, ...], list[Deal]]:
+    def _game(self, request: dict[str, Any]) -> tuple[Rules, Deal, int | None, tuple[Move, ...], Deal]:
         rules = read_rules(request)
         start, number = read_start(request, rules)
         moves = read_moves(request)
@@ -378,12 +375,12 @@ class Api:
         """The game after its moves, for the page to draw (``docs/play.md``)."""
         from ..replay import _game_name, replay_data
 
-        rules, start, number, moves, positions = self._game(request)
+        rules, start, number, moves, position = self._game(request)
         return {
             "game": rules.name.split("+", 1)[0], "title": _game_name(rules),
             "knobs": _knobs(rules), "deal": number, "board": start.to_text(),
-            "position": positions[-1].to_text(), "moves": _line(moves),
-            "won": positions[-1].is_won, "data": replay_data(start, moves),
+            "position": position.to_text(), "moves": _line(moves),
+            "won": position.is_won, "data": replay_data(start, moves),
         }
 
     def _client(self, request: dict[str, Any]) -> str | None:
@@ -435,15 +432,15 @@ class Api:
 
     def status(self, request: dict[str, Any]) -> dict[str, Any]:
         """Is the game after its moves winnable, lost (since which move), won, unknown?"""
-        rules, start, number, moves, positions = self._game(request)
+        rules, start, number, moves, position = self._game(request)
         n = len(moves)
-        if positions[-1].is_won:
+        if position.is_won:
             return {"state": "done", "status": "won", "verdict": "solved", "moves": n, "line": []}
         key = ("status", rules.name, start.to_text(), tuple(moves))
 
         def work() -> dict[str, Any]:
             began = time.perf_counter()
-            last = self._solve(rules, positions[-1])
+            last = self._solve(rules, position)
             answer: dict[str, Any] = {"state": "done", "moves": n, **last}
             if last["verdict"] == "solved":
                 answer["status"] = "winnable"
@@ -482,8 +479,7 @@ class Api:
 
     def hint(self, request: dict[str, Any]) -> dict[str, Any]:
         """The next move of a winning line (:func:`bakersdozen.hint`), or why there is none."""
-        rules, start, number, moves, positions = self._game(request)
-        position = positions[-1]
+        rules, start, number, moves, position = self._game(request)
         if position.is_won:
             return {"state": "done", "verdict": "solved", "hint": None, "moves": len(moves)}
         key = ("hint", rules.name, position.to_text())
