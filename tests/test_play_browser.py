@@ -276,6 +276,24 @@ def test_narrow_screen_plays_deal_24(driver: Any, server: str) -> None:
     assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
 
 
+def test_drag_and_drop(driver: Any, server: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    open_game(driver, server)
+    for k, move in enumerate(LINE[:8], 1):
+        if move.target == FOUNDATION:
+            click_move(driver, move)
+        else:
+            card = driver.find_element(
+                "css selector", f'#tableau .col[data-column="{move.source}"] [data-card="{move.card}"]')
+            target = driver.find_element("css selector", f'#tableau .col[data-column="{move.target}"] .label')
+            ActionChains(driver).click_and_hold(card).move_by_offset(10, 10) \
+                .move_to_element(target).release().perform()
+        assert settle(driver, k) == "winnable"
+    assert any(m.target != FOUNDATION for m in LINE[:8])
+    assert_shows(driver, DEAL, LINE[:8])
+
+
 def test_keyboard_play(driver: Any, server: str) -> None:
     from selenium.webdriver.common.keys import Keys
 

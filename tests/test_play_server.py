@@ -149,6 +149,13 @@ def test_superseded_checks_are_dropped() -> None:
     assert status == 200 and body["status"] == "winnable"
 
 
+def test_a_limit_gives_unknown_and_names_it() -> None:
+    api = Api(Limits(time_limit=20.0, max_nodes=50))
+    status, body = answer(api, "status", {"deal": 417})
+    assert status == 200 and (body["status"], body["verdict"], body["reason"]) == (
+        "unknown", "unknown", "max_nodes")
+
+
 def test_host_allowed() -> None:
     assert host_allowed("127.0.0.1:8000", 8000)
     assert host_allowed("localhost:8000", 8000)

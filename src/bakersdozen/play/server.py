@@ -103,8 +103,9 @@ class PlayServer(ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
-        host, port = self.server_address[:2]
-        if ":" in str(host):
+        address, port = self.server_address[:2]
+        host = address.decode() if isinstance(address, bytes) else str(address)
+        if ":" in host:
             host = f"[{host}]"
         if host in ("0.0.0.0", "[::]"):
             host = "127.0.0.1"
