@@ -145,6 +145,9 @@ def test_superseded_checks_are_dropped() -> None:
     for k in range(1, 6):
         assert api.handle("status", {"deal": 24, "moves": LINE24[:k], "client": "me"})[0] == 202
     assert api.checks.dropped == 4
+    # A hint asked meanwhile is another kind of question: the status stays queued.
+    assert api.handle("hint", {"deal": 24, "moves": LINE24[:5], "client": "me"})[0] == 202
+    assert api.checks.dropped == 4
     status, body = answer(api, "status", {"deal": 24, "moves": LINE24[:5], "client": "me"})
     assert status == 200 and body["status"] == "winnable"
 

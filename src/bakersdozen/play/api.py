@@ -131,7 +131,8 @@ class Checks:
         self._queue: collections.deque[_Job] = collections.deque()
         self._jobs: dict[Hashable, _Job] = {}
         self._done: collections.OrderedDict[Hashable, dict[str, Any]] = collections.OrderedDict()
-        self._latest: collections.OrderedDict[str, Hashable] = collections.OrderedDict()
+        self._latest: collections.OrderedDict[tuple[str, object], Hashable] = (
+            collections.OrderedDict())
         self._cache_size = cache_size
         self.dropped = 0
         for number in range(workers):
@@ -158,8 +159,9 @@ class Checks:
             wait: float) -> dict[str, Any] | None:
         """The result of *work* (cached under *key*), or None if not ready within *wait* s.
 
-        A *client* asking for a new key drops its previous key's job if it
-        is still queued and no other client waits for it.
+        A *client* asking for a new key drops its previous key of the same
+        kind (the key's first item: a status, a hint) if that job is still
+        queued and no other client waits for it.
         """
         with self._lock:
             result = self._done.get(key)
@@ -180,9 +182,12 @@ class Checks:
         return None
 
     def _supersede(self, client: str, key: Hashable) -> None:
-        old = self._latest.get(client)
-        self._latest[client] = key
-        self._latest.move_to_end(client)
+        # A client's newer question of the same kind (a status, a hint)
+        # supersedes its older one; a hint does not drop a status.
+        slot = (client, key[0] if isinstance(key, tuple) and key else None)
+        old = self._latest.get(slot)
+        self._latest[slot] = key
+        self._latest.move_to_end(slot)
         while len(self._latest) > 1000:
             self._latest.popitem(last=False)
         if old is None or old == key:
