@@ -209,6 +209,10 @@ def test_a_losing_move_is_named_and_undone(driver: Any, server: str) -> None:
     driver.refresh()
     assert settle(driver, LOSING_AT + 1) == "lost"
     assert_shows(driver, DEAL, played + (LOSING_MOVE,))
+    # An address with another game in it, on the same page, plays that game.
+    driver.get(server + hash_of({"game": "bakers_dozen", "knobs": {}, "deal": 24}, [str(LINE[0])]))
+    assert settle(driver, 1) == "winnable"
+    assert_shows(driver, DEAL, LINE[:1])
     assert_only_server(driver, server)
 
 

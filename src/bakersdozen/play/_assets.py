@@ -135,9 +135,11 @@ PAGE_SCRIPT: Final = RENDER_SCRIPT + r"""
   function say(text) { $("message").textContent = text || ""; }
 
   /* -- the game in the address (it survives a reload) -- */
+  var savedHash = "";
   function save() {
     var s = JSON.stringify({ g: game, m: moves, r: redo });
     history.replaceState(null, "", "#" + encodeURIComponent(s));
+    savedHash = location.hash;
   }
   function restore() {
     try {
@@ -532,6 +534,15 @@ PAGE_SCRIPT: Final = RENDER_SCRIPT + r"""
       g.deal = res.body.deal;
       newGame(g);
     });
+  });
+
+  /* An address with another game typed or pasted in: play that game. */
+  window.addEventListener("hashchange", function () {
+    if (location.hash === savedHash) { return; }
+    var wanted = restore();
+    if (wanted) {
+      enqueue(function () { return goTo(wanted.g, wanted.m, wanted.r); });
+    }
   });
 
   /* -- start: the game in the address, else the server's -- */
