@@ -205,8 +205,8 @@ PAGE_SCRIPT: Final = RENDER_SCRIPT + r"""
       var hm = parseMove(hint);
       var he = hm && board.querySelector('[data-card="' + hm.card + '"]');
       if (he) { he.classList.add("hinted"); }
-      var target = hm && (hm.target ? fr.cols[hm.target - 1] : pileOf(hm.card));
-      if (target) { target.classList.add("hint-target"); }
+      var targets = !hm ? [] : hm.target ? [fr.cols[hm.target - 1]] : pilesFor(hm.card);
+      targets.forEach(function (t) { if (t) { t.classList.add("hint-target"); } });
     }
   }
   function parseMove(text) {
@@ -214,9 +214,11 @@ PAGE_SCRIPT: Final = RENDER_SCRIPT + r"""
     if (!m) { return null; }
     return { card: m[1], source: m[2] === "F" ? 0 : Number(m[2]), target: m[3] === "F" ? 0 : Number(m[3]) };
   }
-  function pileOf(card) {
-    /* the pile the card goes to is the server's to say; any pile label will do for the hint */
-    return fr.piles[["C", "D", "H", "S"].indexOf(card.slice(-1))] || null;
+  function pilesFor(card) {
+    /* By suit (piles named Clubs, Diamonds...), the card's suit's pile; otherwise
+       the rule picks the pile when the move is played, so every pile is marked. */
+    var bySuit = view.data.foundations[0].name === "Clubs";
+    return bySuit ? [fr.piles[["C", "D", "H", "S"].indexOf(card.slice(-1))]] : fr.piles.slice();
   }
   function selectedEls() {
     if (!selected) { return []; }
