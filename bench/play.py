@@ -11,9 +11,10 @@ p99 and max of each, in milliseconds, and how many of each took longer
 than the server's ``wait`` (a request that got ``checking`` and asked
 again).
 
-A second client keeps a long check running the whole time (deal 417 with
-a 60 s limit, asked again whenever it is answered), so the figures show
-whether a request is ever blocked behind it.
+A second client keeps a long check running the whole time (positions two
+moves into deal 417, one after another, each with the server's 60 s
+limit), so one of the two engine threads is always busy and the figures
+show whether a request is ever blocked behind it.
 
 Usage (from the checkout's root, the package installed)::
 
@@ -83,10 +84,18 @@ def main() -> None:
     with play_server("--deal", "1", "--time-limit", "60") as (url, _):
         stop = threading.Event()
 
-        def long_check() -> None:  # another client's check that runs for a long time
-            while not stop.is_set():
-                post(url, "status", {"deal": 417, "client": "busy", "nonce": str(time.time())})
-                time.sleep(0.5)
+        hard = Deal.pysol(417)
+        openings = [[str(a), str(b)] for a in legal_moves(hard)
+                    for b in legal_moves(check(hard, [a]).position)]
+
+        def long_check() -> None:  # another client's checks, each running for a long time
+            for opening in openings:  # a new position each time (a known one is cached)
+                while not stop.is_set():
+                    status, _ = post(url, "status", {"deal": 417, "moves": opening,
+                                                     "client": "busy"})
+                    if status != 202:
+                        break
+                    time.sleep(0.5)
 
         busy = threading.Thread(target=long_check, daemon=True)
         busy.start()
