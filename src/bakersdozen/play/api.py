@@ -54,8 +54,10 @@ MAX_MOVES: Final = 10_000
 #: A board text longer than this is refused before it is read.
 MAX_BOARD_CHARS: Final = 16_384
 
-#: Finished checks kept (by position); older ones are forgotten first.
-CACHE_SIZE: Final = 20_000
+#: Finished checks kept (by position or game); the least recently used go
+#: first.  An entry is a verdict and a line of at most a few hundred moves
+#: (pointers to shared strings): under about 2 KB, so under 20 MB in all.
+CACHE_SIZE: Final = 10_000
 
 #: Deals tried at most for one random winnable deal.
 RANDOM_TRIES: Final = 20
@@ -430,8 +432,9 @@ class Api:
             here = position
             for k, move in enumerate(moves[:-1]):
                 here = check(here, [move]).position
+                # The rest of the line shares the strings of answer["line"].
                 self.checks.remember(self._solve_key(rules, here), {
-                    **answer, "line": _line(moves[k + 1:]), "nodes": 0, "seconds": 0.0,
+                    **answer, "line": answer["line"][k + 1:], "nodes": 0, "seconds": 0.0,
                 })
         return answer
 
