@@ -321,3 +321,17 @@ def test_replay_of_a_line_from_a_position() -> None:
         status, _, body = request(url, "GET", "/replay?r=" + quote(json.dumps(
             {"board": position, "moves": ["KC 1>F"]})))
         assert status == 422 and b"illegal" in body
+
+
+def test_cli_refuses_a_bad_port_and_a_port_in_use(capsys: pytest.CaptureFixture[str]) -> None:
+    from bakersdozen.cli import main
+
+    assert main(["play", "--no-browser", "--port", "70000"]) == 2
+    assert "a port is 0..65535" in capsys.readouterr().err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["play", "--no-browser", "--port", str(port)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("bakersdozen play: error: cannot listen on 127.0.0.1:") and err.count("\n") == 1
