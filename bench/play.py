@@ -121,6 +121,9 @@ def main() -> None:
                         hints.append(seconds)
                         polled["hint"] += polls
                         assert answer["verdict"] == "solved", (number, k, answer)
+                if number % 10 == 0:
+                    print(f"deal {number}: {len(statuses)} statuses so far", file=sys.stderr,
+                          flush=True)
                 found = losing_move(deal, line, args.losing_scan)
                 if found is not None:
                     k, bad = found
