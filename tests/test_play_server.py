@@ -335,3 +335,20 @@ def test_cli_refuses_a_bad_port_and_a_port_in_use(capsys: pytest.CaptureFixture[
         assert main(["play", "--no-browser", "--port", str(port)]) == 2
         err = capsys.readouterr().err
         assert err.startswith("bakersdozen play: error: cannot listen on 127.0.0.1:") and err.count("\n") == 1
+
+
+def test_the_queue_is_bounded() -> None:
+    # Many clients' checks while the one thread is busy: the oldest waiting go.
+    from bakersdozen.play.api import Checks
+
+    checks = Checks(workers=1, max_queue=3)
+    release = __import__("threading").Event()
+    checks.ask("busy", lambda: {"done": release.wait(30)}, client=None, wait=0.0)
+    time.sleep(0.1)
+    for k in range(10):
+        assert checks.ask(("status", k), lambda k=k: {"k": k}, client=f"c{k}", wait=0.0) is None
+    assert checks.dropped == 7
+    release.set()
+    assert checks.ask(("status", 9), lambda: {"k": -1}, client="c9", wait=10.0) == {"k": 9}
+    # A dropped check asked again is queued anew and answered.
+    assert checks.ask(("status", 0), lambda: {"k": 0}, client="c0", wait=10.0) == {"k": 0}

@@ -76,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         if args.host not in ("127.0.0.1", "localhost", "::1"):
             print(f"bakersdozen play: note: listening on {args.host}: anyone who can reach that "
                   "address can use this server", file=sys.stderr, flush=True)
+        print("bakersdozen play: serving; Ctrl-C to stop", file=sys.stderr, flush=True)
         if not args.no_browser:
             import webbrowser
 

@@ -59,6 +59,9 @@ MAX_BOARD_CHARS: Final = 16_384
 #: (pointers to shared strings): under about 2 KB, so under 20 MB in all.
 CACHE_SIZE: Final = 10_000
 
+#: Checks that may wait for an engine thread at once (the oldest go first).
+MAX_QUEUE: Final = 64
+
 #: Deals tried at most for one random winnable deal.
 RANDOM_TRIES: Final = 20
 
@@ -120,6 +123,8 @@ class Checks:
         Threads (each runs one solve at a time; the engine releases the GIL).
     cache_size : int
         Finished results kept, by key.
+    max_queue : int
+        Checks that may wait for a thread; beyond it the oldest is dropped.
 
     Notes
     -----
@@ -127,7 +132,8 @@ class Checks:
     solve still running ends with it, nothing is left behind.
     """
 
-    def __init__(self, workers: int = 2, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(self, workers: int = 2, cache_size: int = CACHE_SIZE,
+                 max_queue: int = MAX_QUEUE) -> None:
         self._lock = threading.Lock()
         self._ready = threading.Condition(self._lock)
         self._queue: collections.deque[_Job] = collections.deque()
@@ -136,6 +142,7 @@ class Checks:
         self._latest: collections.OrderedDict[tuple[str, object], Hashable] = (
             collections.OrderedDict())
         self._cache_size = cache_size
+        self._max_queue = max_queue
         self.dropped = 0
         for number in range(workers):
             threading.Thread(target=self._run, name=f"play-check-{number}", daemon=True).start()
@@ -175,6 +182,12 @@ class Checks:
                 job = _Job(key, work)
                 self._jobs[key] = job
                 self._queue.append(job)
+                while len(self._queue) > self._max_queue:
+                    # The oldest waiting check goes (its client, if still
+                    # there, asks again and queues it anew).
+                    old = self._queue.popleft()
+                    del self._jobs[old.key]
+                    self.dropped += 1
                 self._ready.notify()
             if client is not None:
                 self._supersede(client, key)
