@@ -165,6 +165,23 @@ def test_a_review_whose_deal_a_limit_left_open_but_whose_end_is_lost(
     assert data["start"] == "unknown" and data["reason"] == "max_nodes"
 
 
+def test_a_review_answered_despite_a_limit_gives_no_reason() -> None:
+    # The end is winnable, so the review is answered, though the limit
+    # stopped the deal's own solve: its reason once came along all the same.
+    from bakersdozen.records import review_to_json
+
+    deal = Deal.pysol(1)
+    line = solve(deal).moves
+    result = review(deal, line[:70], max_nodes=50)
+    assert result.verdict is Verdict.SOLVED and result.start_verdict is Verdict.UNKNOWN
+    assert result.reason is None
+    data = review_to_json(result, line[:70])
+    assert (data["verdict"], data["start"], data["end"]) == ("winnable", "unknown", "winnable")
+    stopped = review(deal, line[:10], max_nodes=50)  # neither end decided: open, and why
+    assert stopped.verdict is Verdict.UNKNOWN and stopped.reason == "max_nodes"
+    assert review_to_json(stopped, line[:10])["verdict"] == "unknown"
+
+
 def test_the_limits_of_a_hint_cover_both_of_its_searches() -> None:
     # The shortest search once got the whole max_nodes again after the
     # default search, and the time limit again (up to 0.1 s more).

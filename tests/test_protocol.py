@@ -186,6 +186,7 @@ def test_an_id_that_cannot_be_echoed_is_refused(value: object, words: str) -> No
     answer = handle({"id": value, "op": "legal_moves", "deal": 1}, SMALL)
     error = _error(answer)
     assert answer["id"] is None and error["field"] == "id" and error["message"] == words
+    assert answer["op"] == "legal_moves"  # the op is echoed when it is one
     for good in (-(2**63), 2**63 - 1, "x" * 256, "", None):
         assert handle({"id": good, "op": "legal_moves", "deal": 1}, SMALL)["id"] == good
 

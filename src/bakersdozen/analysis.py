@@ -325,22 +325,25 @@ def review(
             cache[k] = solve(positions[k], **limits)  # type: ignore[arg-type]
         return cache[k]
 
-    def totals(stopped: Solution | None = None) -> dict[str, object]:
-        return {
-            "reason": None if stopped is None else stopped.reason,
-            "nodes": sum(s.nodes for s in cache.values()),
-            "seconds": sum(s.seconds for s in cache.values()),
-        }
-
     n = len(played)
     last = verdict(n)
     start = verdict(0) if n else last
+
+    def finish(losing: int | None, alternative: tuple[Move, ...],
+               undecided: tuple[int, int] | None, stopped: Solution | None = None) -> Review:
+        """The Review; *stopped* is the solve a limit stopped when that left the answer open."""
+        return Review(
+            last.verdict, losing, alternative, start.verdict, n, undecided, len(cache),
+            won=positions[-1].is_won, reason=None if stopped is None else stopped.reason,
+            nodes=sum(s.nodes for s in cache.values()),
+            seconds=sum(s.seconds for s in cache.values()),
+        )
+
     if start.verdict is not Verdict.SOLVED or last.verdict is not Verdict.UNSOLVABLE:
+        # open only when the end is not known winnable and the deal not known lost
+        open_ = last.verdict is not Verdict.SOLVED and start.verdict is not Verdict.UNSOLVABLE
         stopped = next((s for s in (last, start) if s.verdict is Verdict.UNKNOWN), None)
-        if start.verdict is Verdict.UNSOLVABLE:
-            stopped = None  # decided: the deal was never winnable
-        return Review(last.verdict, None, (), start.verdict, n, None, len(cache),
-                      won=positions[-1].is_won, **totals(stopped))  # type: ignore[arg-type]
+        return finish(None, (), None, stopped if open_ else None)
     # positions[lo] is winnable, positions[hi] is not: bisect.
     lo, hi = 0, n
     while hi - lo > 1:
@@ -362,7 +365,5 @@ def review(
                     elif other.verdict is Verdict.UNSOLVABLE and k < hi:
                         hi, moved = k, True
             if not moved:
-                return Review(last.verdict, None, (), start.verdict, n, (lo, hi), len(cache),
-                              **totals(result))  # type: ignore[arg-type]
-    return Review(last.verdict, lo, verdict(lo).moves, start.verdict, n, None, len(cache),
-                  **totals())  # type: ignore[arg-type]
+                return finish(None, (), (lo, hi), result)
+    return finish(lo, verdict(lo).moves, None)

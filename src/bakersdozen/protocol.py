@@ -597,14 +597,15 @@ def handle(request: object, limits: Limits = DEFAULT_LIMITS) -> dict[str, object
     try:
         if not isinstance(request, dict):
             raise RequestError(f"a request is a JSON object, not {_kind(request)}")
-        request_id = _request_id(request)
         name = request.get("op")
+        if isinstance(name, str) and name in _OPS:
+            op = name  # echoed even when the id is at fault
+        request_id = _request_id(request)
         if name is None:
             raise RequestError(f"op: missing: one of {', '.join(OPS)}", "op")
-        if not isinstance(name, str) or name not in _OPS:
+        if op is None:
             shown = _shown(name) if isinstance(name, str) else _kind(name)
             raise RequestError(f"op: unknown op {shown}: one of {', '.join(OPS)}", "op")
-        op = name
         run, fields = _OPS[op]
         unknown = [key for key in request if key not in fields]
         if unknown:
