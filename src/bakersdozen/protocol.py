@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Limits", "DEFAULT_LIMITS", "OPS", "MAX_LINE_BYTES", "MAX_ID_CHARS", "ERROR_CODES",
-    "RequestError", "handle", "handle_line", "decode", "encode", "error_response",
+    "RequestError", "handle", "handle_line", "decode", "encode", "error_response", "read_rules",
 ]
 
 #: The longest request :func:`handle_line` reads, in bytes (a board is under
@@ -366,7 +366,18 @@ def _seed(request: Mapping[str, object]) -> int:
     return int(value)
 
 
-def _rules(request: Mapping[str, object]) -> Rules:
+def read_rules(request: Mapping[str, object]) -> Rules:
+    """The game a request names: ``"game"`` (a preset, default Baker's Dozen)
+    and ``"knobs"`` (an object of knob changes).
+
+    Every transport's requests name their game so (the play server's too).
+
+    Raises
+    ------
+    RequestError
+        For a game that is not a preset's name or knobs that are not knobs
+        of the game (the message names the field).
+    """
     from .rules import BAKERS_DOZEN, RulesError, find_rules
 
     rules = BAKERS_DOZEN
@@ -484,7 +495,7 @@ def _solve(request: Mapping[str, object], limits: Limits, *, moves: bool = True)
     from .rules import RulesError
     from .solver import solve
 
-    rules = _rules(request)
+    rules = read_rules(request)
     deal, number = _position(request, rules)
     searched = _searched(request, limits)
     seed = _seed(request)
@@ -508,7 +519,7 @@ def _hint(request: Mapping[str, object], limits: Limits) -> dict[str, object]:
     from .analysis import hint
     from .records import hint_to_json
 
-    deal, _ = _position(request, _rules(request))
+    deal, _ = _position(request, read_rules(request))
     searched = _searched(request, limits)
     return hint_to_json(hint(deal, **searched), deal, **searched)  # type: ignore[arg-type]
 
@@ -518,7 +529,7 @@ def _review(request: Mapping[str, object], limits: Limits) -> dict[str, object]:
     from .errors import IllegalMoveError
     from .records import review_to_json
 
-    deal, _ = _position(request, _rules(request))
+    deal, _ = _position(request, read_rules(request))
     played = _moves(request)
     searched = _searched(request, limits)
     try:
@@ -532,7 +543,7 @@ def _legal_moves(request: Mapping[str, object], limits: Limits) -> dict[str, obj
     from .records import move_to_json
     from .solver import legal_moves
 
-    deal, _ = _position(request, _rules(request))
+    deal, _ = _position(request, read_rules(request))
     return {"moves": [move_to_json(move) for move in legal_moves(deal)], "won": deal.is_won}
 
 

@@ -261,15 +261,10 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 
 
 def read_rules(request: dict[str, Any]) -> Rules:
-    """The game a request names: ``"game"`` and ``"knobs"``."""
-    name = _field(request, "game", str, "bakers_dozen")
-    knobs = _field(request, "knobs", dict, None)
-    rules = find_rules(name[:100])
-    if knobs:
-        if len(knobs) > 20:
-            raise ApiError("'knobs' has too many entries")
-        rules = rules.replace(**{str(k): v for k, v in knobs.items()})
-    return rules
+    """The game a request names: ``"game"`` and ``"knobs"``, read as the protocol reads them."""
+    from ..protocol import read_rules as protocol_rules
+
+    return protocol_rules(request)
 
 
 def read_start(request: dict[str, Any], rules: Rules) -> tuple[Deal, int | None]:
