@@ -326,3 +326,45 @@ def test_show_a_solution_opens_the_replay(driver: Any, server: str) -> None:
     position = check(DEAL, LINE[:10]).position
     assert columns == [[str(card) for card in column] for column in position.columns]
     assert_only_server(driver, server)
+
+
+def test_new_games_from_the_page(driver: Any, server: str) -> None:
+    open_game(driver, server)
+    driver.find_element("css selector", "#newgame summary").click()
+    # A deal number of another game.
+    from selenium.webdriver.support.ui import Select
+
+    Select(driver.find_element("id", "gamesel")).select_by_value("good_measure")
+    driver.find_element("id", "dealno").send_keys("7")
+    driver.find_element("id", "dealbtn").click()
+    end = time.monotonic() + 20
+    while len(driver.find_elements("css selector", "#tableau .col")) != 10:
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    settle(driver, 0)
+    assert_shows(driver, Deal.pysol(7, "good_measure"), ())
+    # Board text pasted in, with a card missing: the reason, and the game unchanged.
+    Select(driver.find_element("id", "gamesel")).select_by_value("bakers_dozen")
+    text = Deal.pysol(5).to_text()
+    area = driver.find_element("id", "boardtext")
+    driver.execute_script("arguments[0].value = arguments[1]", area, text.replace("AS", "", 1))
+    driver.find_element("id", "boardbtn").click()
+    end = time.monotonic() + 20
+    while "missing" not in driver.find_element("id", "message").text:
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    assert "AS" in driver.find_element("id", "message").text
+    driver.execute_script("arguments[0].value = arguments[1]", area, text)
+    driver.find_element("id", "boardbtn").click()
+    end = time.monotonic() + 20
+    while driver.execute_script(_READ)["columns"] != [[str(c) for c in col] for col in Deal.pysol(5).columns]:
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    # A random winnable deal.
+    driver.find_element("id", "randombtn").click()
+    end = time.monotonic() + 30
+    while "deal" not in driver.find_element("id", "title").text:
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    assert settle(driver, 0) == "winnable"
+    assert_only_server(driver, server)
