@@ -68,6 +68,16 @@ def test_hint_answers_in_the_shape_of_hint_json(
         assert _without_seconds(answer) == _without_seconds(printed)
 
 
+def test_knobs_change_the_game() -> None:
+    # Foundation return adds moves back from a foundation: the game differs.
+    from bakersdozen.rules import find_rules
+
+    rules = find_rules("bakers_dozen").replace(foundation_return=True)
+    answer = handle({"op": "solve", "deal": 24, "knobs": {"foundation_return": True}}, SMALL)
+    assert answer["game"] == rules.name and answer["verdict"] == "solved"
+    assert check(Deal.pysol(24, rules), [move_from_json(m) for m in answer["moves"]]).won  # type: ignore[union-attr]
+
+
 def test_review_and_legal_moves() -> None:
     deal = Deal.pysol(1)
     line = solve(deal).moves
@@ -137,6 +147,9 @@ _DEAL_1 = Deal.pysol(1).to_text()
     ({"id": 1, "op": "hint", "position": "x" * 20000}, "bad_request", "position", "position: the board text is 20000 characters long"),
     ({"id": 1, "op": "hint", "deal": 1, "game": "klondike"}, "bad_request", "game", "game: unknown game 'klondike': the presets are"),
     ({"id": 1, "op": "hint", "deal": 1, "game": []}, "bad_request", "game", "game: must be a preset's name (a string), not an array"),
+    ({"id": 1, "op": "hint", "deal": 1, "knobs": []}, "bad_request", "knobs", "knobs: must be an object of knob changes, not an array"),
+    ({"id": 1, "op": "hint", "deal": 1, "knobs": {"colour": "red"}}, "bad_request", "knobs", "knobs: unknown knob 'colour'"),
+    ({"id": 1, "op": "hint", "deal": 1, "knobs": {"build": "sideways"}}, "bad_request", "knobs", "knobs: "),
     ({"id": 1, "op": "hint", "deal": 1, "time_limit": "10"}, "bad_request", "time_limit", "time_limit: must be a number, not a string"),
     ({"id": 1, "op": "hint", "deal": 1, "time_limit": -1}, "bad_request", "time_limit", "time_limit: must be seconds > 0, not -1"),
     ({"id": 1, "op": "hint", "deal": 1, "time_limit": float("inf")}, "bad_request", "time_limit", "time_limit: must be a finite number"),

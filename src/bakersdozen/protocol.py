@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ServerLimits", "DEFAULT_LIMITS", "OPS", "MAX_LINE_BYTES", "MAX_ID_CHARS", "ERROR_CODES",
-    "RequestError", "handle", "handle_line", "decode", "encode", "error_response",
+    "RequestError", "handle", "handle_line", "decode", "encode", "error_response", "read_rules",
 ]
 
 #: The longest request :func:`handle_line` reads, in bytes (a board is under
@@ -366,18 +366,43 @@ def _seed(request: Mapping[str, object]) -> int:
     return int(value)
 
 
-def _rules(request: Mapping[str, object]) -> Rules:
+def read_rules(request: Mapping[str, object]) -> Rules:
+    """The game a request names: ``"game"`` (a preset, default Baker's Dozen)
+    and ``"knobs"`` (an object of knob changes).
+
+    Every transport's requests name their game so (the play server's too).
+
+    Raises
+    ------
+    RequestError
+        For a game that is not a preset's name or knobs that are not knobs
+        of the game (the message names the field).
+    """
     from .rules import BAKERS_DOZEN, RulesError, find_rules
 
-    if "game" not in request:
-        return BAKERS_DOZEN
-    value = request["game"]
-    if not isinstance(value, str):
-        raise RequestError(f"game: must be a preset's name (a string), not {_kind(value)}", "game")
-    try:
-        return find_rules(value[:100])
-    except RulesError as error:
-        raise RequestError(f"game: {error}", "game") from None
+    rules = BAKERS_DOZEN
+    if "game" in request:
+        value = request["game"]
+        if not isinstance(value, str):
+            raise RequestError(f"game: must be a preset's name (a string), not {_kind(value)}",
+                               "game")
+        try:
+            rules = find_rules(value[:100])
+        except RulesError as error:
+            raise RequestError(f"game: {error}", "game") from None
+    if "knobs" in request:
+        knobs = request["knobs"]
+        if not isinstance(knobs, dict):
+            raise RequestError(f"knobs: must be an object of knob changes, not {_kind(knobs)}",
+                               "knobs")
+        if len(knobs) > len(rules.knobs):
+            raise RequestError(f"knobs: {len(knobs)} entries; the game has {len(rules.knobs)} "
+                               "knobs", "knobs")
+        try:
+            rules = rules.replace(**{str(key): value for key, value in knobs.items()})
+        except (RulesError, TypeError, ValueError) as error:
+            raise RequestError(f"knobs: {error}", "knobs") from None
+    return rules
 
 
 def _position(request: Mapping[str, object], rules: Rules) -> tuple[Deal, int | None]:
@@ -442,7 +467,7 @@ def _moves(request: Mapping[str, object]) -> tuple[object, ...]:
 # -- the ops -------------------------------------------------------------------
 
 #: Fields every request may carry.
-_COMMON: Final = frozenset({"id", "op", "position", "deal", "game"})
+_COMMON: Final = frozenset({"id", "op", "position", "deal", "game", "knobs"})
 _LIMITS: Final = frozenset({"time_limit", "max_nodes", "memory_mb"})
 
 
@@ -470,7 +495,7 @@ def _solve(request: Mapping[str, object], limits: ServerLimits, *, moves: bool =
     from .rules import RulesError
     from .solver import solve
 
-    rules = _rules(request)
+    rules = read_rules(request)
     deal, number = _position(request, rules)
     searched = _searched(request, limits)
     seed = _seed(request)
@@ -494,7 +519,7 @@ def _hint(request: Mapping[str, object], limits: ServerLimits) -> dict[str, obje
     from .analysis import hint
     from .records import hint_to_json
 
-    deal, _ = _position(request, _rules(request))
+    deal, _ = _position(request, read_rules(request))
     searched = _searched(request, limits)
     return hint_to_json(hint(deal, **searched), deal, **searched)  # type: ignore[arg-type]
 
@@ -504,7 +529,7 @@ def _review(request: Mapping[str, object], limits: ServerLimits) -> dict[str, ob
     from .errors import IllegalMoveError
     from .records import review_to_json
 
-    deal, _ = _position(request, _rules(request))
+    deal, _ = _position(request, read_rules(request))
     played = _moves(request)
     searched = _searched(request, limits)
     try:
@@ -518,7 +543,7 @@ def _legal_moves(request: Mapping[str, object], limits: ServerLimits) -> dict[st
     from .records import move_to_json
     from .solver import legal_moves
 
-    deal, _ = _position(request, _rules(request))
+    deal, _ = _position(request, read_rules(request))
     return {"moves": [move_to_json(move) for move in legal_moves(deal)], "won": deal.is_won}
 
 
@@ -563,7 +588,9 @@ def handle(request: object, limits: ServerLimits = DEFAULT_LIMITS) -> dict[str, 
         ``"id"`` (a string of at most :data:`MAX_ID_CHARS` characters or an
         integer in -2**63..2**63-1, echoed), the position (``"position"``:
         board text, or ``"deal"``: a PySol deal number), an optional
-        ``"game"`` (a preset's name) and the op's own fields
+        ``"game"`` (a preset's name), optional ``"knobs"`` (an object of
+        knob changes, :meth:`Rules.replace <bakersdozen.rules.Rules.replace>`)
+        and the op's own fields
         (``docs/serve.md``).
     limits : ServerLimits
         The server's maximums; a request asking for more is refused.

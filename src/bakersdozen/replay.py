@@ -102,7 +102,8 @@ def replay_data(deal: Deal, moves: Iterable[Move | str]) -> dict[str, Any]:
 
     Every move is played by :func:`check`, the reference for what it does;
     the pile a card goes to or comes from is read off check's positions
-    (the pile whose height changed), so the page never applies a rule of
+    (the pile whose height changed; by suit, the card's suit's pile, where
+    check puts it, without a second replay), so the page never applies a rule of
     the game itself, it only moves the cards it is told to.
 
     Parameters
@@ -148,16 +149,24 @@ def replay_data(deal: Deal, moves: Iterable[Move | str]) -> dict[str, Any]:
     check(deal, items)  # IllegalMoveError(index) names the first bad move
     parsed = [item if isinstance(item, Move) else Move.from_text(item) for item in items]
     encoded: list[list[str | int]] = []
-    position = deal
-    for move in parsed:
-        after = check(position, [move]).position
-        if FOUNDATION in (move.source, move.target):
-            (pile,) = [i for i, (old, new) in enumerate(zip(position.foundations, after.foundations))
-                       if old != new]
-            encoded.append([str(move.card), move.source, move.target, pile])
-        else:
-            encoded.append([str(move.card), move.source, move.target])
-        position = after
+    if deal.rules.foundation_build is FoundationBuild.BY_SUIT:
+        # A card's pile is its suit's (check plays them so): no replay needed.
+        for move in parsed:
+            if FOUNDATION in (move.source, move.target):
+                encoded.append([str(move.card), move.source, move.target, int(move.card.suit)])
+            else:
+                encoded.append([str(move.card), move.source, move.target])
+    else:
+        position = deal
+        for move in parsed:
+            after = check(position, [move]).position
+            if FOUNDATION in (move.source, move.target):
+                (pile,) = [i for i, (old, new) in
+                           enumerate(zip(position.foundations, after.foundations)) if old != new]
+                encoded.append([str(move.card), move.source, move.target, pile])
+            else:
+                encoded.append([str(move.card), move.source, move.target])
+            position = after
     return {
         "columns": [[str(card) for card in column] for column in deal.columns],
         "foundations": _foundation_piles(deal),

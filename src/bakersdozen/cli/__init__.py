@@ -51,6 +51,7 @@ COMMANDS: dict[str, str] = {
     "hint": "print the next move of a winning line from a position (board file)",
     "review": "find the first move after which a played game could no longer be won",
     "replay": "write a self-contained HTML page that replays a move list",
+    "play": "play a deal in the browser, with hints and a live 'still winnable' status",
     "survey": "solve many deals, write one record per deal, summarise",
     "report": "write a self-contained HTML page of a survey's figures",
     "pysolfc": "install (or uninstall) the plug-in that makes PySolFC's Solver dialog use this solver",
