@@ -589,7 +589,7 @@ def handle(request: object, limits: ServerLimits = DEFAULT_LIMITS) -> dict[str, 
         integer in -2**63..2**63-1, echoed), the position (``"position"``:
         board text, or ``"deal"``: a PySol deal number), an optional
         ``"game"`` (a preset's name), optional ``"knobs"`` (an object of
-        knob changes, :meth:`Rules.replace <bakersdozen.rules.Rules.replace>`)
+        knob changes, ``Rules.replace``)
         and the op's own fields
         (``docs/serve.md``).
     limits : ServerLimits

@@ -1,7 +1,7 @@
 """The play page: one self-contained HTML document served by the play server.
 
 The cards are drawn by the replay page's renderer
-(:mod:`bakersdozen._render_assets`); :mod:`._assets` adds the play page's
+(``bakersdozen._render_assets``); ``bakersdozen.play._assets`` adds the play page's
 own styles and script.  The page asks the server for everything it shows
 (``docs/play.md``): the position after the moves, the status, the hint;
 it never applies a rule of the game itself.  Its Content-Security-Policy

@@ -1,13 +1,13 @@
 """The play server: HTTP around :class:`bakersdozen.play.api.Api`.
 
-The standard library's :class:`http.server.ThreadingHTTPServer` (one daemon
+The standard library's ``http.server.ThreadingHTTPServer`` (one daemon
 thread per connection): the server only parses small JSON bodies and
 hands them to the API, whose engine work runs on its own pool, so a
 framework would add a dependency and little else (``docs/play.md``).
 
 What it serves:
 
-- ``GET /``: the page (:mod:`.page`), for the game given at start-up;
+- ``GET /``: the page (:mod:`bakersdozen.play.page`), for the game given at start-up;
 - ``GET /replay?r=JSON``: the replay page (:func:`bakersdozen.replay_html`)
   of a line from a position (``{"game", "knobs", "board", "moves"}``);
 - ``POST /api/NAME``: a request of :class:`~bakersdozen.play.api.Api`
@@ -73,7 +73,7 @@ def host_allowed(header: str | None, port: int) -> bool:
 
 
 class PlayServer(ThreadingHTTPServer):
-    """The server: an :class:`Api`, the page of the starting game, the address.
+    """The server: an :class:`~bakersdozen.play.api.Api`, the page of the starting game, the address.
 
     Parameters
     ----------
