@@ -20,6 +20,7 @@ Dozen's play on a fast path of its own.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -557,6 +558,7 @@ def solve(
     verify: bool = True,
     rules: Rules | str | None = None,
     method: str = "dfs",
+    certificate: str | os.PathLike[str] | None = None,
 ) -> Solution:
     """Decide whether *deal* can be won, and how.
 
@@ -607,6 +609,13 @@ def solve(
         layer by layer (``LayersSearch``): the quickest and leanest
         proof of an unsolvable deal, no way to win one; Baker's Dozen's
         play knobs only.
+    certificate : str, os.PathLike or None
+        A file to write, when the verdict is unsolvable, a certificate of it
+        that :func:`bakersdozen.verify_certificate` checks without the
+        engine (docs/certificates.md); nothing is written for another
+        verdict.  Baker's Dozen's play only (Good Measure too).  Writing it
+        enumerates the positions layer by layer in Python, after the search
+        and outside its limits.
 
     Returns
     -------
@@ -619,7 +628,8 @@ def solve(
         an unknown *method* (the message lists the methods).
     RulesError
         If *rules* names no preset, or *method* is ``"shortest"`` or
-        ``"layers"`` and the rules' play knobs are not Baker's Dozen's.
+        ``"layers"``, or a *certificate* is asked for, and the rules' play
+        knobs are not Baker's Dozen's.
     MemoryError
         If the memory for the table cannot be had.
     KeyboardInterrupt
@@ -650,6 +660,12 @@ def solve(
     played = _engine_rules(deal, rules)
     if played != deal.rules:
         deal = deal.with_rules(played)
+    if certificate is not None:
+        if not isinstance(certificate, (str, os.PathLike)):
+            raise TypeError(f"certificate must be a path, not {certificate!r}")
+        from .verify import require_covered
+
+        require_covered(deal.rules)
 
     start = time.perf_counter()
     args = _engine_args(deal)
@@ -680,6 +696,10 @@ def solve(
         return Solution(Verdict.SOLVED, moves, nodes, seconds, None, rounds, optimal, bound)
     seconds = time.perf_counter() - start
     if status == _search.UNSOLVABLE:
+        if certificate is not None:
+            from .certificate import write_certificate
+
+            write_certificate(deal, certificate)
         return Solution(
             Verdict.UNSOLVABLE, (), nodes, seconds, None, rounds, deadlock=_deadlock(args)
         )

@@ -705,9 +705,7 @@ def _check_body(body: _Body, frame: Frame, start: Position, stated: int,
         required = pending.pop(key, {})
         if heap and heap[0][1] == key:
             heapq.heappop(heap)
-        for record, why in required.items():
-            if record not in layer:
-                _must_be_dead(frame, key, record, ranks, why, block_at, dead_here)
+        positions = []
         for record, at in zip(records, offsets):
             try:
                 position = frame.decode(key, record)
@@ -717,6 +715,11 @@ def _check_body(body: _Body, frame: Frame, start: Position, stated: int,
             if is_won(position):
                 raise _Invalid(f"the position at body offset {at} is won: a certificate "
                                f"holds no won position", at)
+            positions.append(position)
+        for record, why in required.items():
+            if record not in layer:
+                _must_be_dead(frame, key, record, ranks, why, block_at, dead_here)
+        for position, at in zip(positions, offsets):
             for move, nxt in successors(position):
                 nkey, nrec = frame.encode(nxt)
                 why = f"{move} from the position at body offset {at}"

@@ -1,6 +1,6 @@
 """The ``bakersdozen`` command line: a layer on top of the library.
 
-One module per command (:mod:`.deal`, :mod:`.deals`, :mod:`.show`, :mod:`.solve`,
+One module per command (:mod:`.deal`, :mod:`.deals`, :mod:`.show`, :mod:`.solve`, :mod:`.verify`,
 :mod:`.hint`, :mod:`.review`, :mod:`.replay`, :mod:`.survey`, :mod:`.report`,
 :mod:`.bench`), each with ``HELP``, ``add_arguments(parser)``
 and ``run(args) -> exit status``; :mod:`._common` holds what they share.
@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "deals": "print winnable (or unsolvable, unknown) PySol deal numbers from the published tables",
     "show": "read a board file and print it as a tableau",
     "solve": "solve a board file or a PySol deal",
+    "verify": "check a certificate that a deal is unsolvable, without the engine",
     "hint": "print the next move of a winning line from a position (board file)",
     "review": "find the first move after which a played game could no longer be won",
     "replay": "write a self-contained HTML page that replays a move list",
