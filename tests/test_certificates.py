@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from bakersdozen import Deal, verify_certificate
+from bakersdozen import Card, Deal, Suit, verify_certificate
 from bakersdozen.certificate import write_certificate
 from bakersdozen.errors import BakersDozenError
 from bakersdozen.rules import GOOD_MEASURE, SPANISH_PATIENCE, RulesError
 from bakersdozen.verify import (
-    COUNT_BYTES, END, MAGIC, deadlock, frame_of, is_won, safe_move, start_position,
+    COUNT_BYTES, END, MAGIC, deadlock, frame_of, is_deadlock, is_won, safe_move, start_position,
     successors,
 )
 from brute import _start, _successors, brute_force_solvable, win_distances
@@ -62,7 +62,7 @@ def _restricted_winnable(deal: Deal) -> bool:
             return True
         if deadlock(position, deal.ranks):
             continue
-        for _, nxt in successors(position):
+        for *_, nxt in successors(position):
             if nxt not in seen:
                 seen.add(nxt)
                 queue.append(nxt)
@@ -97,7 +97,7 @@ def test_lemmas_keep_a_nearer_win_and_dead_positions_are_lost(deal: Deal) -> Non
             assert position not in dist, (position, dead)
         if position not in dist or dist[position] == 0:
             continue
-        kept = [nxt for _, nxt in successors(position)]
+        kept = [nxt for *_, nxt in successors(position)]
         # lemmas 1 and 2: some kept move leads nearer a win ...
         assert any(dist.get(nxt, 1 << 30) < dist[position] for nxt in kept), position
         # ... and lemma 1's move alone does, whenever it applies
@@ -165,7 +165,7 @@ def _closure(deal: Deal) -> set:
         if deadlock(position, deal.ranks):
             continue
         out.add(position)
-        for _, nxt in successors(position):
+        for *_, nxt in successors(position):
             if nxt not in seen:
                 seen.add(nxt)
                 queue.append(nxt)
@@ -377,3 +377,24 @@ def test_other_rules_are_refused(tmp_path: Path) -> None:
         verify_certificate(deal, tmp_path / "none.cert")
     with pytest.raises(RulesError, match="foundation_build=alternate_colours"):
         write_certificate(deal, tmp_path / "none.cert")
+
+
+def test_deadlock_is_the_engines_set_and_a_deadlocked_set() -> None:
+    # The verifier's greatest set, on every position reachable in the sample,
+    # equals the engine's (bakersdozen.deadlock), and satisfies the definition.
+    from bakersdozen import deadlock as engine_deadlock
+
+    checked = found = 0
+    for deal in DEALS[:12]:
+        for raw in list(_reachable(deal))[:400]:
+            cols, fnd = raw
+            position = Deal(tuple(tuple(Card(r, Suit(s)) for r, s in col) for col in cols),
+                            fnd, deal.ranks, deal.rules)
+            mine = deadlock(_mine(raw), deal.ranks)
+            theirs = sum(1 << c.index for c in engine_deadlock(position))
+            assert mine == theirs, raw
+            if mine:
+                found += 1
+                assert is_deadlock(_mine(raw), deal.ranks, mine)
+            checked += 1
+    assert found and checked > found

@@ -119,43 +119,45 @@ def write_certificate(deal: Deal, path: str | os.PathLike[str], *,
         _replace(path, folder, [data])
         return CertificateStats(path, 0, 0, 0, len(data), time.perf_counter() - began)
 
-    skey, srec = frame.encode(start)
-    pending: dict[bytes, set[bytes]] = {skey: {srec}}
+    skey, swide = frame.encode_wide(start)
+    pending: dict[bytes, set[int]] = {skey: {swide}}
     heap = [frame.order(skey)]
     members = dead = layers = 0
     comp = lzma.LZMACompressor(format=lzma.FORMAT_XZ, preset=6)
+    encode = frame.encode_wide
     with tempfile.NamedTemporaryFile(dir=folder, prefix=".cert-", delete=False) as body:
         try:
             while heap:
                 _, key = heapq.heappop(heap)
-                queue = [(rec, None) for rec in pending.pop(key)]
-                seen = {rec for rec, _ in queue}
+                queue: list[tuple[int, object]] = [(w, None) for w in pending.pop(key)]
+                seen = {w for w, _ in queue}
                 kept: list[bytes] = []
                 i = 0
                 while i < len(queue):
-                    rec, position = queue[i]
+                    wide, position = queue[i]
                     i += 1
                     if position is None:
-                        position = frame.decode(key, rec)
-                    if deadlock(position, ranks):
+                        position = frame.position(key, wide)
+                    if deadlock(position, ranks):  # type: ignore[arg-type]
                         dead += 1
                         continue
-                    if is_won(position):
+                    if is_won(position):  # type: ignore[arg-type]
                         raise BakersDozenError("a won position is reachable: the deal can be "
                                                "won, so it has no certificate")
-                    kept.append(rec)
-                    for _, nxt in successors(position):
-                        nkey, nrec = frame.encode(nxt)
+                    kept.append(frame.record(key, wide))
+                    for _, _, nxt in successors(position):  # type: ignore[arg-type]
+                        nkey, nwide = encode(nxt)
                         if nkey == key:
-                            if nrec not in seen:
-                                seen.add(nrec)
-                                queue.append((nrec, nxt))
+                            if nwide not in seen:
+                                seen.add(nwide)
+                                queue.append((nwide, nxt))
                             continue
                         want = pending.get(nkey)
                         if want is None:
                             want = pending[nkey] = set()
                             heapq.heappush(heap, frame.order(nkey))
-                        want.add(nrec)
+                        want.add(nwide)
+                del queue, seen
                 if not kept:
                     continue
                 kept.sort()

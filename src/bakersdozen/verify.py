@@ -25,6 +25,7 @@ reject for a difference of conventions.
 
 from __future__ import annotations
 
+import heapq
 import json
 import lzma
 import os
@@ -163,13 +164,28 @@ def safe_move(position: Position) -> int | None:
     return best_col
 
 
-def successors(position: Position) -> list[tuple[str, Position]]:
-    """The successors the lemmas keep, as (move text, position) pairs.
+SAFE = -2
+FOUNDATION = -1
 
-    Lemma 1: if a safe foundation move exists, it is the only one (the
-    lowest card).  Otherwise every legal move (a top card to its
-    foundation, or onto the top card of another non-empty column one rank
-    higher) except, by lemma 2, a column's only card onto another column.
+
+def move_text(card: int, onto: int) -> str:
+    """A successor's move in words: *onto* is a card, FOUNDATION or SAFE."""
+    if onto == SAFE:
+        return f"{_card_name(card)} to its foundation (safe)"
+    if onto == FOUNDATION:
+        return f"{_card_name(card)} to its foundation"
+    return f"{_card_name(card)} onto {_card_name(onto)}"
+
+
+def successors(position: Position) -> list[tuple[int, int, Position]]:
+    """The successors the lemmas keep, as (card, onto, position) triples.
+
+    *onto* is the card the moved card goes onto, or FOUNDATION, or SAFE
+    (see :func:`move_text`).  Lemma 1: if a safe foundation move exists, it
+    is the only one (the lowest card).  Otherwise every legal move (a top
+    card to its foundation, or onto the top card of another non-empty
+    column one rank higher) except, by lemma 2, a column's only card onto
+    another column.
     """
     cols, found = position
     j = safe_move(position)
@@ -179,27 +195,30 @@ def successors(position: Position) -> list[tuple[str, Position]]:
         nf[c & 3] += 1
         nc = list(cols)
         nc[j] = cols[j][:-1]
-        return [(f"{_card_name(c)} to its foundation (safe)", (tuple(nc), tuple(nf)))]  # type: ignore[list-item]
-    out: list[tuple[str, Position]] = []
+        return [(c, SAFE, (tuple(nc), tuple(nf)))]  # type: ignore[list-item]
+    out: list[tuple[int, int, Position]] = []
+    tops = [(col[-1] >> 2, k) for k, col in enumerate(cols) if col]
     for j, col in enumerate(cols):
         if not col:
             continue
         c = col[-1]
-        r = _rank(c)
-        if found[c & 3] == r - 1:
+        r = c >> 2  # rank - 1
+        if found[c & 3] == r:
             nf = list(found)
             nf[c & 3] += 1
             nc = list(cols)
             nc[j] = col[:-1]
-            out.append((f"{_card_name(c)} to its foundation", (tuple(nc), tuple(nf))))  # type: ignore[arg-type]
+            out.append((c, FOUNDATION, (tuple(nc), tuple(nf))))  # type: ignore[arg-type]
         if len(col) == 1:
             continue
-        for k, other in enumerate(cols):
-            if k != j and other and _rank(other[-1]) == r + 1:
+        rest = col[:-1]
+        for rank, k in tops:
+            if rank == r + 1:
+                other = cols[k]
                 nc = list(cols)
-                nc[j] = col[:-1]
+                nc[j] = rest
                 nc[k] = other + (c,)
-                out.append((f"{_card_name(c)} onto {_card_name(other[-1])}", (tuple(nc), found)))
+                out.append((c, other[-1], (tuple(nc), found)))
     return out
 
 
@@ -277,50 +296,51 @@ def is_deadlock(position: Position, ranks: int, cards: int) -> bool:
     return True
 
 
+_NIBBLE_LOW = sum(1 << (4 * k) for k in range(13))
+_SUIT = [sum(1 << (4 * k + s) for k in range(13)) for s in range(4)]
+
+
 def deadlock(position: Position, ranks: int) -> int:
     """The greatest deadlocked set of *position* as a bitboard (0: none).
 
     Shrinking from the whole tableau: drop the cards that fail (a) or (b)
-    of :func:`is_deadlock` with respect to the cards beneath the set, and
-    repeat until nothing drops (the union of two deadlocked sets is one, so
-    this ends at the greatest).
+    of :func:`is_deadlock` with respect to B, the cards beneath some card
+    of the set, and repeat until nothing drops (the union of two
+    deadlocked sets is one, so this ends at the greatest).  Bitboards: bit
+    4 * (rank - 1) + suit; (b) for every rank at once by filling each
+    rank's nibble of the free supports, (a) by the lowest card of each
+    suit in B.
     """
-    cols, found = position
+    cols = position[0]
     tab = 0
+    prefixes = []
     for col in cols:
+        acc = 0
+        prefix = [0]
         for c in col:
-            tab |= 1 << c
+            acc |= 1 << c
+            prefix.append(acc)
+        tab |= acc
+        prefixes.append(prefix)
     F = tab
     while F:
         beneath = 0
-        for col in cols:
-            high = -1
-            for i, c in enumerate(col):
-                if F >> c & 1:
-                    high = i
-            for c in col[:max(high, 0)]:
-                beneath |= 1 << c
-        # the ranks every card of which not home is beneath the set
-        covered = [True] * (ranks + 2)
-        for x in range(4 * ranks):
-            if tab >> x & 1 and not beneath >> x & 1:
-                covered[_rank(x)] = False
-        # the lowest card of each suit beneath the set
+        for col, prefix in zip(cols, prefixes):
+            i = len(col) - 1
+            while i >= 0 and not F >> col[i] & 1:
+                i -= 1
+            if i > 0:
+                beneath |= prefix[i]
+        free = tab & ~beneath
+        free |= (free >> 1) | (free >> 2) | (free >> 3)
+        G = F & ~(((free & _NIBBLE_LOW) * 0xF) >> 4)
         lows = 0
-        for s in range(4):
-            x = s
-            while x < 4 * ranks:
-                if beneath >> x & 1:
-                    lows |= _ABOVE[x]
-                    break
-                x += 4
-        G = 0
-        rest = F
-        while rest:
-            y = (rest & -rest).bit_length() - 1
-            rest &= rest - 1
-            if lows >> y & 1 and covered[_rank(y) + 1]:
-                G |= 1 << y
+        for suit in _SUIT:
+            low = beneath & suit
+            if low:
+                low &= -low
+                lows |= suit & ~((low << 1) - 1)
+        G &= lows
         if G == F:
             return F
         F = G
@@ -339,7 +359,15 @@ class Frame:
     of a position is the one whose bottom card was dealt in column *j* of
     the deal (the form does not depend on the order the columns are
     listed in).
+
+    In memory a position of a layer is one integer, its *wide* form: for
+    each moved card *c*, the suit of the card it lies on at bits 2c, 2c + 1
+    (the layer says which cards are moved).  On disk it is the *record*:
+    the same suits for the moved cards only, in card order, above a 1.
     """
+
+    #: Column forms remembered before the memo is emptied.
+    MEMO = 1 << 18
 
     def __init__(self, dealt: tuple[tuple[int, ...], ...], found: tuple[int, ...], ranks: int):
         self.dealt = dealt
@@ -349,6 +377,8 @@ class Frame:
         self.cards = [4 * (r - 1) + s for r in range(1, ranks + 1) for s in range(4)]
         self.key_bytes = 4 + self.ncols
         self.total_dealt = sum(len(col) for col in dealt)
+        self._memo: dict[tuple[int, tuple[int, ...]], tuple[int, int]] = {}
+        self._moved: dict[bytes, list[int]] = {}
 
     def dealt_height(self, j: int, col: tuple[int, ...]) -> int:
         """Height of column j's dealt part: the dealt prefix less its built top run."""
@@ -361,6 +391,20 @@ class Frame:
             k -= 1
         return k
 
+    def column(self, j: int, col: tuple[int, ...]) -> tuple[int, int]:
+        """(dealt height, wide bits of its moved cards) of column j holding *col*."""
+        memo = self._memo
+        got = memo.get((j, col))
+        if got is None:
+            k = self.dealt_height(j, col)
+            wide = 0
+            for i in range(k, len(col)):
+                wide |= (col[i - 1] & 3) << (2 * col[i])
+            if len(memo) >= self.MEMO:
+                memo.clear()
+            got = memo[(j, col)] = (k, wide)
+        return got
+
     def progress(self, key: bytes) -> int:
         """Cards home plus dealt cards no longer in their dealt part."""
         return sum(key[:4]) + self.total_dealt - sum(key[4:])
@@ -368,25 +412,62 @@ class Frame:
     def order(self, key: bytes) -> tuple[int, bytes]:
         return self.progress(key), key
 
+    def encode_wide(self, position: Position) -> tuple[bytes, int]:
+        """(layer key, wide form) of a position whose column j is the deal's column j."""
+        cols, found = position
+        heights = bytearray(found)
+        wide = 0
+        column = self.column
+        for j, col in enumerate(cols):
+            k, bits = column(j, col)
+            heights.append(k)
+            wide |= bits
+        return bytes(heights), wide
+
+    def moved(self, key: bytes) -> list[int]:
+        """The moved cards of layer *key*, in card order."""
+        got = self._moved.get(key)
+        if got is None:
+            fixed = 0
+            for s in range(4):
+                for r in range(1, key[s] + 1):
+                    fixed |= 1 << (4 * (r - 1) + s)
+            for j in range(self.ncols):
+                for c in self.dealt[j][:key[4 + j]]:
+                    fixed |= 1 << c
+            got = [c for c in self.cards if not fixed >> c & 1]
+            if len(self._moved) >= 4096:
+                self._moved.clear()
+            self._moved[key] = got
+        return got
+
+    def record(self, key: bytes, wide: int) -> bytes:
+        """The on-disk record of a wide form."""
+        value = 1
+        for c in reversed(self.moved(key)):
+            value = value << 2 | (wide >> (2 * c) & 3)
+        return value.to_bytes(self.record_length(key), "big")
+
+    def wide(self, key: bytes, record: bytes) -> int:
+        """The wide form of a record; ValueError if its length does not fit the layer."""
+        moved = self.moved(key)
+        value = int.from_bytes(record, "big")
+        if value >> (2 * len(moved)) != 1:
+            raise ValueError(f"a record of {len(record)} bytes does not hold {len(moved)} "
+                             f"moved cards")
+        wide = 0
+        for c in moved:
+            wide |= (value & 3) << (2 * c)
+            value >>= 2
+        return wide
+
     def encode(self, position: Position) -> tuple[bytes, bytes]:
         """(layer key, record) of a position whose column j is the deal's column j."""
-        cols, found = position
-        heights = []
-        support: dict[int, int] = {}
-        for j, col in enumerate(cols):
-            k = self.dealt_height(j, col)
-            heights.append(k)
-            for i in range(k, len(col)):
-                support[col[i]] = col[i - 1] & 3
-        value = 1
-        for c in sorted(support, reverse=True):
-            value = value << 2 | support[c]
-        m = len(support)
-        return bytes(found) + bytes(heights), value.to_bytes(m // 4 + 1, "big")
+        key, wide = self.encode_wide(position)
+        return key, self.record(key, wide)
 
     def record_length(self, key: bytes) -> int:
-        m = self.moved_count(key)
-        return m // 4 + 1
+        return self.moved_count(key) // 4 + 1
 
     def moved_count(self, key: bytes) -> int:
         return 4 * self.ranks - sum(key[:4]) - sum(key[4:])
@@ -401,39 +482,28 @@ class Frame:
         for j in range(self.ncols):
             if key[4 + j] > len(self.dealt[j]):
                 return f"column {j + 1}'s dealt part {key[4 + j]} cards high"
+        for j in range(self.ncols):
+            for c in self.dealt[j][:key[4 + j]]:
+                if key[c & 3] >= _rank(c):
+                    return f"{_card_name(c)} is both home and in column {j + 1}'s dealt part"
         return None
 
     def decode(self, key: bytes, record: bytes) -> Position:
         """The position of *record* in layer *key*; ValueError if it is none or not canonical."""
+        return self.position(key, self.wide(key, record))
+
+    def position(self, key: bytes, wide: int) -> Position:
+        """The position of a wide form in layer *key*; ValueError if none or not canonical."""
         found = tuple(key[:4])
-        heights = key[4:]
-        home = 0
-        placed = 0
-        for s in range(4):
-            for r in range(1, found[s] + 1):
-                home |= 1 << (4 * (r - 1) + s)
-        cols = []
-        for j in range(self.ncols):
-            part = self.dealt[j][:heights[j]]
-            for c in part:
-                if home >> c & 1:
-                    raise ValueError(f"{_card_name(c)} is both home and in column {j + 1}'s dealt part")
-                placed |= 1 << c
-            cols.append(list(part))
-        moved = [c for c in self.cards if not (home | placed) >> c & 1]
-        value = int.from_bytes(record, "big")
-        m = len(moved)
-        if value >> (2 * m) != 1:
-            raise ValueError(f"a record of {len(record)} bytes does not hold {m} moved cards")
+        cols = [list(self.dealt[j][:key[4 + j]]) for j in range(self.ncols)]
         on: dict[int, int] = {}
-        for c in moved:
-            s = value & 3
-            value >>= 2
+        for c in self.moved(key):
+            s = wide >> (2 * c) & 3
             r = _rank(c)
             if r >= self.ranks:
                 raise ValueError(f"{_card_name(c)} is moved, and nothing ranks above it")
             below = 4 * r + s
-            if home >> below & 1:
+            if found[s] > r:
                 raise ValueError(f"{_card_name(c)} lies on {_card_name(below)}, which is home")
             if below in on:
                 raise ValueError(f"{_card_name(c)} and {_card_name(on[below])} both lie on "
@@ -446,8 +516,8 @@ class Frame:
             c = next(iter(on.values()))
             raise ValueError(f"{_card_name(c)} lies on a card that is not at the top of a column")
         position = (tuple(tuple(col) for col in cols), found)
-        again = self.encode(position)  # type: ignore[arg-type]
-        if again != (key, record):
+        again = self.encode_wide(position)  # type: ignore[arg-type]
+        if again != (key, wide):
             raise ValueError("the record is not in its canonical form (its layer is "
                              f"{again[0].hex()}, not {key.hex()})")
         return position  # type: ignore[return-value]
@@ -652,15 +722,14 @@ def _check_dead_start(header: dict[str, object], start: Position, ranks: int, st
 
 def _check_body(body: _Body, frame: Frame, start: Position, stated: int,
                 lemmas: set[str]) -> tuple[int, int]:
-    import heapq
 
     if lemmas != set(LEMMAS):
         raise _Invalid(f"a searched certificate uses the lemmas {', '.join(LEMMAS)}, "
                        f"not {', '.join(sorted(lemmas))}", len(MAGIC))
     ranks = frame.ranks
-    skey, srec = frame.encode(start)
-    # requirements on layers not yet read: layer key -> {record: why}
-    pending: dict[bytes, dict[bytes, str]] = {skey: {srec: "the deal"}}
+    skey, swide = frame.encode_wide(start)
+    # requirements on layers not yet read: layer key -> {wide form: (from, card, onto)}
+    pending: dict[bytes, dict[int, tuple[int, int, int]]] = {skey: {swide: (-1, -1, -1)}}
     heap = [frame.order(skey)]
     last: tuple[int, bytes] | None = None
     members = layers = 0
@@ -684,31 +753,39 @@ def _check_body(body: _Body, frame: Frame, start: Position, stated: int,
                            f"once)", block_at)
         # layers required before this one and absent from the file: all dead
         while heap and heap[0] < order:
-            _all_dead(pending.pop(heap[0][1], {}), frame, heap[0][1], ranks, block_at)
-            heapq.heappop(heap)
+            gone = heapq.heappop(heap)[1]
+            _all_dead(pending.pop(gone, {}), frame, gone, ranks, block_at)
         last = order
         count = int.from_bytes(body.read(COUNT_BYTES, "a block's count"), "big")
         length = frame.record_length(key)
-        records: list[bytes] = []
-        offsets: list[int] = []
-        for _ in range(count):
-            offsets.append(body.offset)
-            records.append(body.read(length, "a record"))
+        data = body.read(count * length, "a block's records")
+        first = body.offset - len(data)
         layers += 1
-        for i in range(1, count):
-            if records[i] <= records[i - 1]:
-                raise _Invalid(f"position {i + 1} of layer {key.hex()} at body offset "
-                               f"{offsets[i]}: records must be sorted, each once", offsets[i])
         members += count
-        layer = set(records)
-        dead_here: set[bytes] = set()
+        wides: list[int] = []
+        previous = b""
+        for i in range(count):
+            at = first + i * length
+            record = data[i * length:(i + 1) * length]
+            if record <= previous:
+                raise _Invalid(f"position {i + 1} of layer {key.hex()} at body offset {at}: "
+                               f"records must be sorted, each once", at)
+            previous = record
+            try:
+                wides.append(frame.wide(key, record))
+            except ValueError as error:
+                raise _Invalid(f"the position at body offset {at} (layer {key.hex()}): "
+                               f"{error}", at) from None
+        layer = set(wides)
+        dead_here: set[int] = set()
         required = pending.pop(key, {})
         if heap and heap[0][1] == key:
             heapq.heappop(heap)
         positions = []
-        for record, at in zip(records, offsets):
+        for i, wide in enumerate(wides):
+            at = first + i * length
             try:
-                position = frame.decode(key, record)
+                position = frame.position(key, wide)
             except ValueError as error:
                 raise _Invalid(f"the position at body offset {at} (layer {key.hex()}): "
                                f"{error}", at) from None
@@ -716,26 +793,30 @@ def _check_body(body: _Body, frame: Frame, start: Position, stated: int,
                 raise _Invalid(f"the position at body offset {at} is won: a certificate "
                                f"holds no won position", at)
             positions.append(position)
-        for record, why in required.items():
-            if record not in layer:
-                _must_be_dead(frame, key, record, ranks, why, block_at, dead_here)
-        for position, at in zip(positions, offsets):
-            for move, nxt in successors(position):
-                nkey, nrec = frame.encode(nxt)
-                why = f"{move} from the position at body offset {at}"
+        for wide, why in required.items():
+            if wide not in layer:
+                _must_be_dead(frame, key, wide, ranks, why, block_at, dead_here)
+        encode = frame.encode_wide
+        for i, position in enumerate(positions):
+            at = first + i * length
+            for card, onto, nxt in successors(position):
+                nkey, nwide = encode(nxt)
                 if nkey == key:
-                    if nrec not in layer:
-                        _must_be_dead(frame, key, nrec, ranks, why, at, dead_here)
+                    if nwide not in layer and nwide not in dead_here:
+                        _must_be_dead(frame, key, nwide, ranks, (at, card, onto), at,
+                                      dead_here)
                     continue
-                norder = frame.order(nkey)
-                if norder < order:
-                    raise _Invalid(f"{why} goes back to layer {nkey.hex()}, already read "
-                                   f"(no move should lower the progress)", at)
                 want = pending.get(nkey)
                 if want is None:
+                    norder = frame.order(nkey)
+                    if norder < order:
+                        raise _Invalid(f"{move_text(card, onto)} from the position at body "
+                                       f"offset {at} goes back to layer {nkey.hex()}, already "
+                                       f"read (no move should lower the progress)", at)
                     want = pending[nkey] = {}
                     heapq.heappush(heap, norder)
-                want.setdefault(nrec, why)
+                if nwide not in want:
+                    want[nwide] = (at, card, onto)
     if not body.at_end():
         raise _Invalid(f"bytes after the end marker at body offset {body.offset}", body.offset)
     while heap:
@@ -747,23 +828,27 @@ def _check_body(body: _Body, frame: Frame, start: Position, stated: int,
     return members, layers
 
 
-def _all_dead(required: dict[bytes, str], frame: Frame, key: bytes, ranks: int,
+def _all_dead(required: dict[int, tuple[int, int, int]], frame: Frame, key: bytes, ranks: int,
               offset: int) -> None:
-    seen: set[bytes] = set()
-    for record, why in required.items():
-        _must_be_dead(frame, key, record, ranks, why, offset, seen)
+    seen: set[int] = set()
+    for wide, why in required.items():
+        _must_be_dead(frame, key, wide, ranks, why, offset, seen)
 
 
-def _must_be_dead(frame: Frame, key: bytes, record: bytes, ranks: int, why: str,
-                  offset: int, seen: set[bytes]) -> None:
-    if record in seen:
+def _must_be_dead(frame: Frame, key: bytes, wide: int, ranks: int,
+                  why: tuple[int, int, int], offset: int, seen: set[int]) -> None:
+    if wide in seen:
         return
-    position = frame.decode(key, record)
+    position = frame.position(key, wide)
     if not deadlock(position, ranks):
-        raise _Invalid(f"a successor is missing: {why} reaches a position that is neither in "
-                       f"the certificate (layer {key.hex()}, record {record.hex()}) nor dead "
-                       f"by the deadlock lemma", offset)
-    seen.add(record)
+        at, card, onto = why
+        move = "the deal" if at < 0 else \
+            f"{move_text(card, onto)} from the position at body offset {at}"
+        raise _Invalid(f"a successor is missing: {move} reaches a position that is neither "
+                       f"in the certificate (layer {key.hex()}, record "
+                       f"{frame.record(key, wide).hex()}) nor dead by the deadlock lemma",
+                       offset if at < 0 else at)
+    seen.add(wide)
 
 
 def verify_certificate(deal: Deal, path: str | os.PathLike[str]) -> CertificateReport:
