@@ -398,3 +398,62 @@ def test_deadlock_is_the_engines_set_and_a_deadlocked_set() -> None:
                 assert is_deadlock(_mine(raw), deal.ranks, mine)
             checked += 1
     assert found and checked > found
+
+
+SHIPPED = Path(__file__).resolve().parent.parent / "results" / "certificates"
+
+
+@pytest.mark.parametrize(("game", "number", "searched"),
+                         [("bakers_dozen", 477, False), ("bakers_dozen", 3266, True),
+                          ("good_measure", 14, True)])
+def test_shipped_certificates_verify(game: str, number: int, searched: bool) -> None:
+    deal = Deal.pysol(number, game=game)
+    report = verify_certificate(deal, SHIPPED / f"{game}-{number}.cert")
+    assert report.valid, report.error
+    assert (report.positions > 0) == searched
+    # and each proves its own deal only
+    other = Deal.pysol(number + 1, game=game)
+    assert not verify_certificate(other, SHIPPED / f"{game}-{number}.cert").valid
+
+
+def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bakersdozen.cli import main
+
+    cert = tmp_path / "5143.cert"
+    assert main(["solve", "--deal", "5143", "--certificate", str(cert)]) == 1
+    assert "certificate written" in capsys.readouterr().err
+    assert main(["verify", "--deal", "5143", str(cert)]) == 0
+    assert capsys.readouterr().out.startswith("valid: 1985 positions")
+    board = tmp_path / "board.txt"
+    assert main(["deal", "5143"]) == 0
+    board.write_text(capsys.readouterr().out)
+    assert main(["verify", str(board), str(cert)]) == 0
+    capsys.readouterr()
+    assert main(["verify", "--deal", "3266", str(cert)]) == 1
+    assert capsys.readouterr().out.startswith("invalid: the certificate is for another deal")
+    # a winnable deal: no certificate written, and a note says so
+    assert main(["solve", "--deal", "1", "--certificate", str(tmp_path / "1.cert")]) == 0
+    assert "no certificate written" in capsys.readouterr().err
+    assert not (tmp_path / "1.cert").exists()
+    # rules not covered, a missing argument: one line, exit 2
+    assert main(["solve", "--deal", "1", "--game", "spanish_patience",
+                 "--certificate", str(tmp_path / "x.cert")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bakersdozen solve: error: certificates cover Baker's Dozen's play")
+    assert err.count("\n") == 1
+    assert main(["verify", str(cert)]) == 2
+    assert "give a board file or --deal N" in capsys.readouterr().err
+
+
+def test_solve_writes_a_certificate_only_when_unsolvable(tmp_path: Path) -> None:
+    from bakersdozen import Verdict, solve
+
+    solution = solve(Deal.pysol(2548), certificate=tmp_path / "c.cert")
+    assert solution.verdict is Verdict.UNSOLVABLE
+    assert verify_certificate(Deal.pysol(2548), tmp_path / "c.cert").valid
+    assert solve(Deal.pysol(2), certificate=tmp_path / "d.cert").verdict is Verdict.SOLVED
+    assert not (tmp_path / "d.cert").exists()
+    with pytest.raises(TypeError, match="certificate must be a path"):
+        solve(Deal.pysol(2548), certificate=3)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="Baker's Dozen's play only"):
+        solve(Deal.pysol(2548), rules="spanish_patience", certificate=tmp_path / "e.cert")

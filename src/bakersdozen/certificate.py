@@ -58,13 +58,14 @@ class CertificateStats:
     seconds: float
 
 
-def _header(deal: Deal, positions: int, layers: int, **extra: object) -> bytes:
+def _header(deal: Deal, positions: int, layers: int, lemmas: tuple[str, ...] = LEMMAS,
+            **extra: object) -> bytes:
     header = {
         "format": FORMAT_VERSION,
         "game": deal.rules.name,
         "knobs": rules_knobs(deal.rules),
         "deal": deal_json(deal),
-        "lemmas": list(LEMMAS),
+        "lemmas": list(lemmas),
         "positions": positions,
         "layers": layers,
         **extra,
@@ -115,7 +116,8 @@ def write_certificate(deal: Deal, path: str | os.PathLike[str], *,
     folder = os.path.dirname(os.path.abspath(path))
     if lost:
         names = [str(c) for c in _cards(lost)]
-        data = _header(deal, 0, 0, start="dead", deadlock=names, compression="none")
+        data = _header(deal, 0, 0, ("deadlock",), start="dead", deadlock=names,
+                       compression="none")
         _replace(path, folder, [data])
         return CertificateStats(path, 0, 0, 0, len(data), time.perf_counter() - began)
 
@@ -197,6 +199,9 @@ def _replace(path: str, folder: str, chunks: list[bytes], tail: object = None) -
                 out.write(chunk)
             if tail is not None:
                 shutil.copyfileobj(tail, out)  # type: ignore[arg-type]
+        umask = os.umask(0o22)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as open() would make it, not mkstemp's 0600
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
