@@ -457,3 +457,10 @@ def test_solve_writes_a_certificate_only_when_unsolvable(tmp_path: Path) -> None
         solve(Deal.pysol(2548), certificate=3)  # type: ignore[arg-type]
     with pytest.raises(RulesError, match="Baker's Dozen's play only"):
         solve(Deal.pysol(2548), rules="spanish_patience", certificate=tmp_path / "e.cert")
+
+
+def test_bytes_after_the_body_are_caught(cert3266: tuple[Deal, Path], tmp_path: Path) -> None:
+    deal, path = cert3266
+    (tmp_path / "t.cert").write_bytes(path.read_bytes() + b"\0")
+    report = verify_certificate(deal, tmp_path / "t.cert")
+    assert not report.valid and "bytes after the end" in report.error

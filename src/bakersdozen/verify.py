@@ -622,6 +622,8 @@ class _Body:
                 continue
             if self.dec.eof:
                 self.eof = True
+                if self.dec.unused_data or self.stream.read(1):
+                    raise _Invalid("bytes after the end of the compressed body", None)
                 break
             if self.dec.needs_input:
                 data = self.stream.read(CHUNK)
