@@ -464,3 +464,18 @@ def test_bytes_after_the_body_are_caught(cert3266: tuple[Deal, Path], tmp_path: 
     (tmp_path / "t.cert").write_bytes(path.read_bytes() + b"\0")
     report = verify_certificate(deal, tmp_path / "t.cert")
     assert not report.valid and "bytes after the end" in report.error
+
+
+@pytest.mark.parametrize(("game", "number"), [("bakers_dozen", 3266), ("bakers_dozen", 5143),
+                                              ("bakers_dozen", 2548), ("good_measure", 14)])
+def test_writer_meets_the_engines_layered_count(game: str, number: int, tmp_path: Path) -> None:
+    # The writer (the verifier's successor relation) and the engine's layered
+    # search (its own code) reach the same positions: live + dead = stored.
+    from bakersdozen import _layers
+    from bakersdozen.solver import _engine_args
+
+    deal = Deal.pysol(number, game=game)
+    stats = write_certificate(deal, tmp_path / "c.cert")
+    status, _raw, _nodes, _rounds, stored = _layers.LayeredSearch(
+        *_engine_args(deal), memory_mb=64).run()
+    assert stats.positions + stats.dead == stored
