@@ -33,6 +33,8 @@ nitpick_ignore_regex = [
     # Types from the standard library and from Dask, which this build does
     # not link to (intersphinx would fetch their inventories from the network).
     ("py:class", r"(collections\.abc|concurrent\.futures|distributed)\..*"),
+    # ``os.PathLike`` of the signatures that take a file (``solve(certificate=)``).
+    ("py:class", r"os\.PathLike"),
     # Annotations left as text because they name a type imported only for
     # type checkers (``Client``, ``Task``), which leaves the others beside it
     # unevaluated; ``Task`` is bakersdozen.survey.tasks.Task.

@@ -222,43 +222,6 @@ def successors(position: Position) -> list[tuple[int, int, Position]]:
     return out
 
 
-def all_moves(position: Position) -> list[Position]:
-    """Every legal move's successor (no lemma): for the tests."""
-    cols, found = position
-    out = []
-    for j, col in enumerate(cols):
-        if not col:
-            continue
-        c = col[-1]
-        r = _rank(c)
-        if found[c & 3] == r - 1:
-            nf = list(found)
-            nf[c & 3] += 1
-            nc = list(cols)
-            nc[j] = col[:-1]
-            out.append((tuple(nc), tuple(nf)))
-        for k, other in enumerate(cols):
-            if k != j and other and _rank(other[-1]) == r + 1:
-                nc = list(cols)
-                nc[j] = col[:-1]
-                nc[k] = other + (c,)
-                out.append((tuple(nc), found))
-    return out  # type: ignore[return-value]
-
-
-def _suit_at_least(c: int) -> int:
-    """Bitboard of the cards of c's suit of rank above c's."""
-    mask = 0
-    x = c + 4
-    while x < 52:
-        mask |= 1 << x
-        x += 4
-    return mask
-
-
-_ABOVE = [_suit_at_least(c) for c in range(52)]
-
-
 def is_deadlock(position: Position, ranks: int, cards: int) -> bool:
     """Whether the bitboard *cards* is a deadlocked set (lemma 3).
 
