@@ -19,6 +19,7 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from .errors import BakersDozenError
 from .model import Deal
@@ -188,7 +189,7 @@ def _cards(bits: int) -> list[object]:
     return [Card.from_index(c) for c in range(52) if bits >> c & 1]
 
 
-def _replace(path: str, folder: str, chunks: list[bytes], tail: object = None) -> None:
+def _replace(path: str, folder: str, chunks: list[bytes], tail: BinaryIO | None = None) -> None:
     """Write *chunks* then the file object *tail* to *path* through a temporary file."""
     import shutil
 
@@ -198,7 +199,7 @@ def _replace(path: str, folder: str, chunks: list[bytes], tail: object = None) -
             for chunk in chunks:
                 out.write(chunk)
             if tail is not None:
-                shutil.copyfileobj(tail, out)  # type: ignore[arg-type]
+                shutil.copyfileobj(tail, out)
         umask = os.umask(0o22)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # as open() would make it, not mkstemp's 0600

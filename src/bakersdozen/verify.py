@@ -660,7 +660,7 @@ def _check(deal: Deal, path: str | os.PathLike[str]) -> tuple[int, int]:
         stream.seek(body_start)
         compression = header.get("compression")
         body = _Body(stream, compression if isinstance(compression, str) else "?")
-        return _check_body(body, frame, start, stated, set(lemmas))  # type: ignore[arg-type]
+        return _check_body(body, frame, start, stated, set(lemmas))
 
 
 def _check_dead_start(header: dict[str, object], start: Position, ranks: int, stated: int,
