@@ -140,7 +140,7 @@ def write_certificate(deal: Deal, path: str | os.PathLike[str], *,
                     wide, position = queue[i]
                     i += 1
                     if position is None:
-                        position = frame.position(key, wide)
+                        position = frame.position(key, wide, check=False)
                     if deadlock(position, ranks):  # type: ignore[arg-type]
                         dead += 1
                         continue

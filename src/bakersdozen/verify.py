@@ -455,8 +455,12 @@ class Frame:
         """The position of *record* in layer *key*; ValueError if it is none or not canonical."""
         return self.position(key, self.wide(key, record))
 
-    def position(self, key: bytes, wide: int) -> Position:
-        """The position of a wide form in layer *key*; ValueError if none or not canonical."""
+    def position(self, key: bytes, wide: int, check: bool = True) -> Position:
+        """The position of a wide form in layer *key*; ValueError if none or not canonical.
+
+        *check* False skips the test of the canonical form, for a wide form
+        that :meth:`encode_wide` made.
+        """
         found = tuple(key[:4])
         cols = [list(self.dealt[j][:key[4 + j]]) for j in range(self.ncols)]
         on: dict[int, int] = {}
@@ -479,6 +483,8 @@ class Frame:
             c = next(iter(on.values()))
             raise ValueError(f"{_card_name(c)} lies on a card that is not at the top of a column")
         position = (tuple(tuple(col) for col in cols), found)
+        if not check:
+            return position  # type: ignore[return-value]
         again = self.encode_wide(position)  # type: ignore[arg-type]
         if again != (key, wide):
             raise ValueError("the record is not in its canonical form (its layer is "
@@ -804,7 +810,7 @@ def _must_be_dead(frame: Frame, key: bytes, wide: int, ranks: int,
                   why: tuple[int, int, int], offset: int, seen: set[int]) -> None:
     if wide in seen:
         return
-    position = frame.position(key, wide)
+    position = frame.position(key, wide, check=False)  # made by encode_wide
     if not deadlock(position, ranks):
         at, card, onto = why
         move = "the deal" if at < 0 else \
