@@ -255,6 +255,8 @@ def test_3266_is_valid_and_round_trips(cert3266: tuple[Deal, Path], tmp_path: Pa
     assert report.valid, report.error
     members = _members(deal, path)
     assert len(members) == report.positions == 3083
+    # streamed: never the whole set in memory at once
+    assert 0 < report.peak_positions < report.positions
     # written again from its own members: the same verdict
     _write_raw(tmp_path / "again.cert", deal, members)
     assert verify_certificate(deal, tmp_path / "again.cert").valid

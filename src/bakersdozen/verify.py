@@ -85,6 +85,10 @@ class CertificateReport:
         message); None when valid.
     seconds : float
         Wall-clock time of the check.
+    peak_positions : int
+        The most positions held at once: the layer being checked and those
+        required of later layers (the memory of the check grows with it,
+        not with ``positions``); 0 when not valid.
     """
 
     valid: bool
@@ -93,6 +97,7 @@ class CertificateReport:
     layers: int
     offset: int | None
     seconds: float
+    peak_positions: int
 
 
 # ---------------------------------------------------------------------------
@@ -627,7 +632,7 @@ def _same_deal(frame_cols: tuple[tuple[int, ...], ...], deal: Deal) -> bool:
     return mine == sorted(col for col in frame_cols if col)
 
 
-def _check(deal: Deal, path: str | os.PathLike[str]) -> tuple[int, int]:
+def _check(deal: Deal, path: str | os.PathLike[str]) -> tuple[int, int, int]:
     with open(path, "rb") as stream:
         header, body_start = read_header(stream)
         if header.get("format") != FORMAT_VERSION:
@@ -670,7 +675,7 @@ def _check(deal: Deal, path: str | os.PathLike[str]) -> tuple[int, int]:
 
 
 def _check_dead_start(header: dict[str, object], start: Position, ranks: int, stated: int,
-                      allowed: bool) -> tuple[int, int]:
+                      allowed: bool) -> tuple[int, int, int]:
     if not allowed:
         raise _Invalid("the deal is declared dead but the lemmas do not list deadlock",
                        len(MAGIC))
@@ -688,11 +693,11 @@ def _check_dead_start(header: dict[str, object], start: Position, ranks: int, st
     if not is_deadlock(start, ranks, cards):
         raise _Invalid("the deal is declared dead, but the cards " + " ".join(map(str, names))
                        + " are not a deadlocked set (lemma deadlock)", len(MAGIC))
-    return 0, 0
+    return 0, 0, 0
 
 
 def _check_body(body: _Body, frame: Frame, start: Position, stated: int,
-                lemmas: set[str]) -> tuple[int, int]:
+                lemmas: set[str]) -> tuple[int, int, int]:
 
     if lemmas != set(LEMMAS):
         raise _Invalid(f"a searched certificate uses the lemmas {', '.join(LEMMAS)}, "
@@ -704,6 +709,7 @@ def _check_body(body: _Body, frame: Frame, start: Position, stated: int,
     heap = [frame.order(skey)]
     last: tuple[int, bytes] | None = None
     members = layers = 0
+    held = peak = 1  # positions required of layers not yet read (the deal's, first)
     while True:
         block_at = body.offset
         head = body.read(len(END), "a block's layer key")
@@ -725,7 +731,9 @@ def _check_body(body: _Body, frame: Frame, start: Position, stated: int,
         # layers required before this one and absent from the file: all dead
         while heap and heap[0] < order:
             gone = heapq.heappop(heap)[1]
-            _all_dead(pending.pop(gone, {}), frame, gone, ranks, block_at)
+            gone_wides = pending.pop(gone, {})
+            held -= len(gone_wides)
+            _all_dead(gone_wides, frame, gone, ranks, block_at)
         last = order
         count = int.from_bytes(body.read(COUNT_BYTES, "a block's count"), "big")
         length = frame.record_length(key)
@@ -750,6 +758,7 @@ def _check_body(body: _Body, frame: Frame, start: Position, stated: int,
         layer = set(wides)
         dead_here: set[int] = set()
         required = pending.pop(key, {})
+        held -= len(required)
         if heap and heap[0][1] == key:
             heapq.heappop(heap)
         positions = []
@@ -788,6 +797,8 @@ def _check_body(body: _Body, frame: Frame, start: Position, stated: int,
                     heapq.heappush(heap, norder)
                 if nwide not in want:
                     want[nwide] = (at, card, onto)
+                    held += 1
+        peak = max(peak, held + count)
     if not body.at_end():
         raise _Invalid(f"bytes after the end marker at body offset {body.offset}", body.offset)
     while heap:
@@ -796,7 +807,7 @@ def _check_body(body: _Body, frame: Frame, start: Position, stated: int,
     if members != stated:
         raise _Invalid(f"the header says {stated} positions, the body holds {members}",
                        len(MAGIC))
-    return members, layers
+    return members, layers, peak
 
 
 def _all_dead(required: dict[int, tuple[int, int, int]], frame: Frame, key: bytes, ranks: int,
@@ -862,8 +873,9 @@ def verify_certificate(deal: Deal, path: str | os.PathLike[str]) -> CertificateR
     require_covered(deal.rules)
     began = time.perf_counter()
     try:
-        members, layers = _check(deal, path)
+        members, layers, peak = _check(deal, path)
     except _Invalid as bad:
         return CertificateReport(False, str(bad), 0, 0, bad.offset,
-                                 time.perf_counter() - began)
-    return CertificateReport(True, None, members, layers, None, time.perf_counter() - began)
+                                 time.perf_counter() - began, 0)
+    return CertificateReport(True, None, members, layers, None, time.perf_counter() - began,
+                             peak)
