@@ -481,3 +481,23 @@ def test_writer_meets_the_engines_layered_count(game: str, number: int, tmp_path
     status, _raw, _nodes, _rounds, stored = _layers.LayeredSearch(
         *_engine_args(deal), memory_mb=64).run()
     assert stats.positions + stats.dead == stored
+
+
+def test_successor_forms_are_the_encodings_of_the_successors() -> None:
+    # the verifier's incremental forms (only the changed columns looked at
+    # again) equal the full encoding of each successor
+    for deal in DEALS[:8] + [Deal.pysol(3266)]:
+        frame = frame_of(deal)
+        start = start_position(deal)
+        seen = {start}
+        queue = deque([start])
+        while queue and len(seen) < 3000:
+            position = queue.popleft()
+            forms = frame.successor_forms(position)
+            assert [(c, o, n) for c, o, *_, n in forms] == \
+                [(c, o, n) for c, o, _, _, n in successors(position)]
+            for _, _, key, wide, nxt in forms:
+                assert (key, wide) == frame.encode_wide(nxt)
+                if nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)

@@ -25,7 +25,7 @@ from .errors import BakersDozenError
 from .model import Deal
 from .verify import (
     COUNT_BYTES, END, FORMAT_VERSION, LEMMAS, MAGIC, CertificateError, deadlock, deal_json,
-    frame_of, is_won, require_covered, rules_knobs, start_position, successors,
+    frame_of, is_won, require_covered, rules_knobs, start_position,
 )
 
 __all__ = ["CertificateStats", "write_certificate"]
@@ -127,7 +127,7 @@ def write_certificate(deal: Deal, path: str | os.PathLike[str], *,
     heap = [frame.order(skey)]
     members = dead = layers = 0
     comp = lzma.LZMACompressor(format=lzma.FORMAT_XZ, preset=6)
-    encode = frame.encode_wide
+    forms = frame.successor_forms
     with tempfile.NamedTemporaryFile(dir=folder, prefix=".cert-", delete=False) as body:
         try:
             while heap:
@@ -148,8 +148,7 @@ def write_certificate(deal: Deal, path: str | os.PathLike[str], *,
                         raise BakersDozenError("a won position is reachable: the deal can be "
                                                "won, so it has no certificate")
                     kept.append(frame.record(key, wide))
-                    for _, _, nxt in successors(position):  # type: ignore[arg-type]
-                        nkey, nwide = encode(nxt)
+                    for _, _, nkey, nwide, nxt in forms(position):  # type: ignore[arg-type]
                         if nkey == key:
                             if nwide not in seen:
                                 seen.add(nwide)

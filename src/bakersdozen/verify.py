@@ -182,11 +182,12 @@ def move_text(card: int, onto: int) -> str:
     return f"{_card_name(card)} onto {_card_name(onto)}"
 
 
-def successors(position: Position) -> list[tuple[int, int, Position]]:
-    """The successors the lemmas keep, as (card, onto, position) triples.
+def successors(position: Position) -> list[tuple[int, int, int, int, Position]]:
+    """The successors the lemmas keep, as (card, onto, source, target, position).
 
     *onto* is the card the moved card goes onto, or FOUNDATION, or SAFE
-    (see :func:`move_text`).  Lemma 1: if a safe foundation move exists, it
+    (see :func:`move_text`); *source* and *target* are the indices of the
+    columns the move changes (*target* -1 for a move home).  Lemma 1: if a safe foundation move exists, it
     is the only one (the lowest card).  Otherwise every legal move (a top
     card to its foundation, or onto the top card of another non-empty
     column one rank higher) except, by lemma 2, a column's only card onto
@@ -200,8 +201,8 @@ def successors(position: Position) -> list[tuple[int, int, Position]]:
         nf[c & 3] += 1
         nc = list(cols)
         nc[j] = cols[j][:-1]
-        return [(c, SAFE, (tuple(nc), tuple(nf)))]  # type: ignore[list-item]
-    out: list[tuple[int, int, Position]] = []
+        return [(c, SAFE, j, -1, (tuple(nc), tuple(nf)))]  # type: ignore[list-item]
+    out: list[tuple[int, int, int, int, Position]] = []
     tops = [(col[-1] >> 2, k) for k, col in enumerate(cols) if col]
     for j, col in enumerate(cols):
         if not col:
@@ -213,7 +214,7 @@ def successors(position: Position) -> list[tuple[int, int, Position]]:
             nf[c & 3] += 1
             nc = list(cols)
             nc[j] = col[:-1]
-            out.append((c, FOUNDATION, (tuple(nc), tuple(nf))))  # type: ignore[arg-type]
+            out.append((c, FOUNDATION, j, -1, (tuple(nc), tuple(nf))))  # type: ignore[arg-type]
         if len(col) == 1:
             continue
         rest = col[:-1]
@@ -223,7 +224,7 @@ def successors(position: Position) -> list[tuple[int, int, Position]]:
                 nc = list(cols)
                 nc[j] = rest
                 nc[k] = other + (c,)
-                out.append((c, other[-1], (tuple(nc), found)))
+                out.append((c, other[-1], j, k, (tuple(nc), found)))
     return out
 
 
@@ -391,6 +392,32 @@ class Frame:
             heights.append(k)
             wide |= bits
         return bytes(heights), wide
+
+    def successor_forms(self, position: Position
+                        ) -> list[tuple[int, int, bytes, int, Position]]:
+        """:func:`successors` of *position* with their (layer key, wide form):
+        (card, onto, key, wide, position).  Only the columns a move changes
+        are looked at again; the result is :meth:`encode_wide`'s."""
+        cols, found = position
+        column = self.column
+        infos = [column(j, col) for j, col in enumerate(cols)]
+        heights = [h for h, _ in infos]
+        wide = 0
+        for _, bits in infos:
+            wide |= bits
+        out = []
+        for card, onto, j, k, nxt in successors(position):
+            ncols, nfound = nxt
+            hj, bj = column(j, ncols[j])
+            nheights = heights.copy()
+            nheights[j] = hj
+            nwide = wide ^ infos[j][1] ^ bj
+            if k >= 0:
+                hk, bk = column(k, ncols[k])
+                nheights[k] = hk
+                nwide ^= infos[k][1] ^ bk
+            out.append((card, onto, bytes(nfound) + bytes(nheights), nwide, nxt))
+        return out
 
     def moved(self, key: bytes) -> list[int]:
         """The moved cards of layer *key*, in card order."""
@@ -776,11 +803,10 @@ def _check_body(body: _Body, frame: Frame, start: Position, stated: int,
         for wide, why in required.items():
             if wide not in layer:
                 _must_be_dead(frame, key, wide, ranks, why, block_at, dead_here)
-        encode = frame.encode_wide
+        forms = frame.successor_forms
         for i, position in enumerate(positions):
             at = first + i * length
-            for card, onto, nxt in successors(position):
-                nkey, nwide = encode(nxt)
+            for card, onto, nkey, nwide, _ in forms(position):
                 if nkey == key:
                     if nwide not in layer and nwide not in dead_here:
                         _must_be_dead(frame, key, nwide, ranks, (at, card, onto), at,
