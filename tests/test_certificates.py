@@ -501,3 +501,18 @@ def test_successor_forms_are_the_encodings_of_the_successors() -> None:
                 if nxt not in seen:
                     seen.add(nxt)
                     queue.append(nxt)
+
+
+def test_written_files_have_the_usual_mode(tmp_path: Path) -> None:
+    # as open() would make them (mkstemp alone gives 0600)
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        for number in (477, 5143):  # a dead deal's file and a searched one
+            write_certificate(Deal.pysol(number), tmp_path / f"{number}.cert")
+            assert stat.S_IMODE(os.stat(tmp_path / f"{number}.cert").st_mode) == 0o644
+    finally:
+        os.umask(old)
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".cert-")]
