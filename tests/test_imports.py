@@ -262,3 +262,42 @@ def test_public_typing_names_still_import() -> None:
     assert typing.get_args(Numbering) == deals.NUMBERINGS == ("pysolfc", "pysol")
     with pytest.raises(AttributeError, match="no attribute 'Numbring'"):
         deals.Numbring  # noqa: B018
+
+
+def _closure(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen = {start}
+    stack = [start]
+    while stack:
+        for target in graph[stack.pop()]:
+            if target not in seen:
+                seen.add(target)
+                stack.append(target)
+    return seen
+
+
+#: What an independent checker may never reach: the compiled engine, the
+#: modules that drive it, and the certificate writer.
+_ENGINE = {"bakersdozen.solver", "bakersdozen.certificate", "bakersdozen.analysis",
+           "bakersdozen.winnability", "bakersdozen.bench", "bakersdozen"}
+
+
+@pytest.mark.parametrize("checker", ["bakersdozen.check", "bakersdozen.verify"])
+def test_the_independent_checkers_share_nothing_with_the_engine(checker: str) -> None:
+    # check.py replays winning lines, verify.py checks certificates of lost
+    # deals: neither may import a compiled module or anything of the search,
+    # even through another module (the package's own __init__ is not an edge).
+    graph = _graph()
+    reached = _closure(graph, checker)
+    compiled = {m for m, path in _modules(PACKAGE, "bakersdozen").items() if path.suffix != ".py"}
+    assert compiled and "bakersdozen._position" in compiled
+    assert sorted(reached & (compiled | _ENGINE)) == []
+    # bakersdozen._values (the value classes' methods) and _version are plain Python
+    assert not any(m.startswith(("bakersdozen._", "bakersdozen.survey", "bakersdozen.cli"))
+                   for m in reached - {checker, "bakersdozen._values", "bakersdozen._version"})
+
+
+def test_the_engine_check_of_independence_can_fail() -> None:
+    # the same walk does see the engine from the writer and the solver
+    graph = _graph()
+    assert "bakersdozen._layers" in _closure(graph, "bakersdozen.solver")
+    assert "bakersdozen.verify" in _closure(graph, "bakersdozen.certificate")

@@ -79,6 +79,8 @@ __all__ = [
     "winnable",
     "winnable_deals",
     "Winnability",
+    "verify_certificate",
+    "CertificateReport",
     "BakersDozenError",
     "ArgumentError",
     "PositionError",
@@ -100,6 +102,8 @@ _LAZY = {
     "winnable": ("bakersdozen.winnability", "winnable"),
     "winnable_deals": ("bakersdozen.winnability", "winnable_deals"),
     "Winnability": ("bakersdozen.winnability", "Winnability"),
+    "verify_certificate": ("bakersdozen.verify", "verify_certificate"),
+    "CertificateReport": ("bakersdozen.verify", "CertificateReport"),
 }
 
 

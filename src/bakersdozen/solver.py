@@ -20,6 +20,7 @@ Dozen's play on a fast path of its own.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
@@ -621,6 +622,7 @@ def solve(
     rules: Rules | str | None = None,
     method: str = "dfs",
     progress: Progress | None = None,
+    certificate: str | os.PathLike[str] | None = None,
 ) -> Solution:
     """Decide whether *deal* can be won, and how.
 
@@ -679,6 +681,13 @@ def solve(
         so it costs the search nothing otherwise; what it raises, solve()
         raises (the search stops).  The command line draws its progress
         line with it.
+    certificate : str, os.PathLike or None
+        A file to write, when the verdict is unsolvable, a certificate of it
+        that :func:`bakersdozen.verify_certificate` checks without the
+        engine (docs/certificates.md); nothing is written for another
+        verdict.  Baker's Dozen's play only (Good Measure too).  Writing it
+        enumerates the positions layer by layer in Python, after the search
+        and outside its limits.
 
     Returns
     -------
@@ -694,7 +703,8 @@ def solve(
     RulesError
         A ValueError: if *rules* names no preset, the deal's cards are not
         a position of that game, or *method* is ``"shortest"`` or
-        ``"layers"`` and the rules' play knobs are not Baker's Dozen's.
+        ``"layers"``, or a *certificate* is asked for, and the rules' play
+        knobs are not Baker's Dozen's.
     MemoryError
         If the memory for the table cannot be had.
     KeyboardInterrupt
@@ -726,6 +736,12 @@ def solve(
             f"{', '.join(SEARCH_METHODS)}"
         ) from None
     deal = position_of(deal, rules)
+    if certificate is not None:
+        if not isinstance(certificate, (str, os.PathLike)):
+            raise TypeError(f"certificate must be a path, not {certificate!r}")
+        from .verify import require_covered
+
+        require_covered(deal.rules)
 
     start = time.perf_counter()
     args = _engine_args(deal)
@@ -757,6 +773,10 @@ def solve(
         return Solution(Verdict.SOLVED, moves, nodes, seconds, None, rounds, optimal, bound)
     seconds = time.perf_counter() - start
     if status == _search.UNSOLVABLE:
+        if certificate is not None:
+            from .certificate import write_certificate
+
+            write_certificate(deal, certificate)
         return Solution(
             Verdict.UNSOLVABLE, (), nodes, seconds, None, rounds, deadlock=_deadlock(args)
         )

@@ -48,6 +48,7 @@ COMMANDS: dict[str, str] = {
     "deals": "print winnable (or unsolvable, unknown) PySol deal numbers from the published tables",
     "show": "print a board file or PySol deal, after some moves, as a tableau or board text",
     "solve": "solve a board file or a PySol deal",
+    "verify": "check a certificate that a deal is unsolvable, without the engine",
     "hint": "print the next move of a winning line from a position (board file)",
     "review": "find the first move after which a played game could no longer be won",
     "replay": "write a self-contained HTML page that replays a move list",

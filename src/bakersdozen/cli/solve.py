@@ -8,7 +8,8 @@ says whether it is proven minimal, or else the proven lower bound.
 ``--proof`` runs the complete search alone, without the restart rounds
 (``solve(..., method="proof")``); ``--layers`` enumerates every reachable
 position layer by layer (``solve(..., method="layers")``): the quickest
-proof of an unsolvable deal.
+proof of an unsolvable deal.  ``--certificate FILE`` writes, for an
+unsolvable verdict, a certificate that ``bakersdozen verify`` checks.
 """
 
 from __future__ import annotations
@@ -55,6 +56,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_rules_arguments(parser)
     parser.add_argument(
+        "--certificate", type=file_name, metavar="FILE",
+        help="if the deal is unsolvable, write a certificate of it to FILE, which "
+        "'bakersdozen verify' checks without the engine (Baker's Dozen's play; "
+        "docs/certificates.md)",
+    )
+    parser.add_argument(
         "--html", type=file_name, metavar="FILE",
         help="also write the winning line as a self-contained HTML replay page (docs/replay.md)",
     )
@@ -77,8 +84,13 @@ def run(args: argparse.Namespace) -> int:
                 f"{flag} plays Baker's Dozen's play knobs only (any layout), and "
                 f"{rules.name} has {', '.join(changed)}: {instead}"
             )
-    if args.html:  # before the solve: a long one would be lost to a typo
-        check_writable(args.html)
+    if args.certificate:
+        from ..verify import require_covered
+
+        require_covered(rules)
+    for path in (args.html, args.certificate):
+        if path:  # before the solve: a long one would be lost to a typo
+            check_writable(path)
     if args.deal is not None:
         deal, kings_moved = Deal.pysol(args.deal, game=rules), False
     else:
@@ -92,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
             solution = solve(
                 deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
                 memory_mb=args.memory_mb, seed=args.seed, method=method, progress=progress,
+                certificate=args.certificate,
             )
     except ValueError as error:
         raise BakersDozenError(str(error)) from None
@@ -100,6 +113,12 @@ def run(args: argparse.Namespace) -> int:
         write_html(args.html, deal, solution.moves, f"{name}: {len(solution.moves)} moves")
     elif args.html:
         print(f"note: no winning line, so no page written to {args.html}", file=sys.stderr)
+    if args.certificate:
+        if solution.verdict is Verdict.UNSOLVABLE:
+            print(f"certificate written to {args.certificate}", file=sys.stderr)
+        else:
+            print(f"note: not unsolvable, so no certificate written to {args.certificate}",
+                  file=sys.stderr)
     if args.json:
         import json
 
