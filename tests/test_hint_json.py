@@ -199,7 +199,7 @@ def test_the_limits_of_a_hint_cover_both_of_its_searches() -> None:
     (["review", "--deal", "1", "BOARD", "BOARD"], "with --deal N give only the moves file"),
     (["hint"], "one of the arguments file --deal is required"),
     (["hint", "BOARD", "--deal", "1"], "argument --deal: not allowed with argument file"),
-    (["hint", "--deal", "0"], "argument --deal: a PySol deal number must be in 1..2**64-1"),
+    (["hint", "--deal", "0"], "argument --deal: a PySol deal number must be at least 1"),
 ])
 def test_deal_and_file_arguments_are_checked(
         argv: list[str], words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
