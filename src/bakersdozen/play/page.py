@@ -62,16 +62,7 @@ def play_html(game: dict[str, Any], limits: PlayLimits) -> str:
                         data=payload)
 
 
-_PAGE: Final = """\
-<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Play Baker's Dozen</title>
-<style>{css}</style>
-</head>
+_PAGE: Final = HEAD + """\
 <body>
 <header>
 <h1 id="title">Play</h1>
