@@ -24,9 +24,10 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-# make_screenshot.py and pysolfc_session.py are scripts that drive a browser and
-# PySolFC: never run or read here.
-exclude_patterns = ["_build", "make_screenshot.py", "make_play_screenshot.py", "pysolfc_session.py"]
+# make_screenshot.py, make_play_screenshot.py (with screenshot.py) and pysolfc_session.py
+# are scripts that drive a browser and PySolFC: never run or read here.
+exclude_patterns = ["_build", "make_screenshot.py", "make_play_screenshot.py", "screenshot.py",
+                    "pysolfc_session.py"]
 
 # Every cross-reference must resolve: a broken one fails the -W build.
 nitpicky = True

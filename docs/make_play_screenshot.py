@@ -21,15 +21,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-
 from bakersdozen import Deal, solve
-
-CHROMIUM = os.environ.get("BAKERSDOZEN_CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("BAKERSDOZEN_CHROMEDRIVER", "/usr/bin/chromedriver")
+from screenshot import chromium
 
 
 def main() -> None:
@@ -49,32 +45,19 @@ def main() -> None:
     try:
         assert server.stdout is not None
         url = server.stdout.readline().strip()
-        options = webdriver.ChromeOptions()
-        options.binary_location = CHROMIUM
-        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--force-device-scale-factor=1", "--hide-scrollbars",
-                     f"--window-size={args.width},{args.height}"):
-            options.add_argument(flag)
-        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-        try:
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-                "width": args.width, "height": args.height, "deviceScaleFactor": 1,
-                "mobile": args.width < 600,
-            })
+        with chromium(args.width, args.height) as driver:
             driver.get(url + "#" + quote(json.dumps(state), safe=""))
             _wait(driver, "return document.getElementById('state').dataset.status === 'winnable'")
             driver.find_element("id", "hint").click()
             _wait(driver, "return !!document.getElementById('hinttext').dataset.hint")
             driver.save_screenshot(args.out)
-        finally:
-            driver.quit()
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(10)
     print(args.out)
 
 
-def _wait(driver: webdriver.Chrome, script: str) -> None:
+def _wait(driver: Any, script: str) -> None:
     end = time.monotonic() + 30
     while not driver.execute_script(script):
         if time.monotonic() > end:

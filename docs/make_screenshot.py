@@ -7,23 +7,18 @@ chromium-driver``) and ``pip install selenium``::
     python docs/make_screenshot.py [--step K] [--width W] [--height H] [--out FILE]
 
 The browser is the system Chromium, driven headless through the system
-chromedriver (Selenium Manager is never asked to download anything).
+chromedriver (Selenium Manager is never asked to download anything;
+see ``docs/screenshot.py``).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import tempfile
 from pathlib import Path
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-
 from bakersdozen import Deal, replay_html, solve
-
-CHROMIUM = os.environ.get("BAKERSDOZEN_CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("BAKERSDOZEN_CHROMEDRIVER", "/usr/bin/chromedriver")
+from screenshot import chromium
 
 
 def main() -> None:
@@ -44,27 +39,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         page = Path(tmp, "replay.html")
         page.write_text(replay_html(deal, moves, title="PySol deal 24"), encoding="utf-8")
-        options = webdriver.ChromeOptions()
-        options.binary_location = CHROMIUM
-        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--force-device-scale-factor=1", "--hide-scrollbars",
-                     f"--window-size={args.width},{args.height}"):
-            options.add_argument(flag)
-        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-        try:
-            # The viewport itself, exactly (a window size would include the frame).
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-                "width": args.width, "height": args.height, "deviceScaleFactor": 1,
-                "mobile": args.width < 600,
-            })
+        with chromium(args.width, args.height) as driver:
             driver.get(page.as_uri())
             driver.execute_script(
                 "document.querySelector('#movelist button[data-step=\"' + arguments[0] + '\"]').click();"
                 "document.activeElement.blur();", step)
             driver.execute_script("return document.getAnimations().forEach(a => a.finish())")
             driver.save_screenshot(args.out)
-        finally:
-            driver.quit()
     print(f"wrote {args.out} (step {step} of {len(moves)}, {args.width}x{args.height})")
 
 

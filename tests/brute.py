@@ -100,8 +100,8 @@ def brute_force_solvable(deal: Deal, rules: Rules | None = None) -> bool:
     return False
 
 
-def reachable_count(deal: Deal) -> int:
-    """Number of distinct positions reachable from *deal* (itself included)."""
+def reachable(deal: Deal) -> set[Position]:
+    """Every position reachable from *deal* with every legal move (itself included)."""
     start = _start(deal)
     seen = {start}
     stack = [start]
@@ -110,7 +110,7 @@ def reachable_count(deal: Deal) -> int:
             if nxt not in seen:
                 seen.add(nxt)
                 stack.append(nxt)
-    return len(seen)
+    return seen
 
 
 def shortest_win_length(deal: Deal) -> int | None:

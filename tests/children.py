@@ -15,6 +15,8 @@ Every test that starts a process starts it here:
 - :func:`end` ends a group now (a cluster fixture, a worker killed on purpose).
 - :func:`default_sigint` lets a test send SIGINT to pytest's own process;
   :func:`default_signals` is the `preexec_fn` of a child started elsewhere (chromedriver).
+- :func:`processes` lists the processes running now (Linux ``/proc``): a test
+  looks there for what a child left behind.
 """
 
 from __future__ import annotations
@@ -25,9 +27,12 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-__all__ = ["ENV", "DEFAULT_SIGNALS", "default_signals", "default_sigint", "end", "run", "spawn", "started"]
+__all__ = ["ENV", "DEFAULT_SIGNALS", "Process", "default_signals", "default_sigint", "end",
+           "processes", "run", "spawn", "started"]
 
 #: The environment of a child: this interpreter's sys.path (the package and tests/).
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
@@ -111,3 +116,42 @@ def default_sigint() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@dataclass(frozen=True)
+class Process:
+    """A process as ``/proc/PID/stat`` shows it (proc(5))."""
+
+    pid: int
+    #: One letter: R running, S sleeping, ..., Z zombie, X dead.
+    state: str
+    parent: int
+    session: int
+
+    @property
+    def live(self) -> bool:
+        """Neither a zombie nor dead."""
+        return self.state not in ("Z", "X")
+
+    def command(self) -> str | None:
+        """The command line, arguments joined by spaces; None if the process is gone."""
+        try:
+            return Path(f"/proc/{self.pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            return None
+
+
+def processes() -> list[Process]:
+    """The processes running now, read from ``/proc`` (Linux); one that ends meanwhile is left out."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # after the command name in parentheses: state, ppid, pgrp, session, ...
+        fields = stat[stat.rindex(")") + 2:].split()
+        found.append(Process(int(entry.name), fields[0], int(fields[1]), int(fields[3])))
+    return found

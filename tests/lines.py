@@ -25,6 +25,21 @@ def along_lines(numbers: list[int], per_deal: int, rng: random.Random) -> list[D
     return positions
 
 
+def play_randomly(deal: Deal, played: list[Move], count: int, rng: random.Random) -> None:
+    """Append up to *count* random legal moves to *played* (a legal game from *deal*).
+
+    Fewer where the position runs out of moves; every move is replayed by check().
+    """
+    position = check(deal, played).position
+    for _ in range(count):
+        options = legal_moves(position)
+        if not options:
+            break
+        move = rng.choice(options)
+        played.append(move)
+        position = check(position, [move]).position
+
+
 def lost_game(number: int, rng: random.Random, tries: int = 20) -> tuple[Deal, list[Move], int]:
     """PySol deal *number*, a game that loses it, and the index of the move that lost it.
 
@@ -37,14 +52,7 @@ def lost_game(number: int, rng: random.Random, tries: int = 20) -> tuple[Deal, l
     line = solve(deal, memory_mb=MEMORY_MB).moves
     for _ in range(tries):
         played = list(line[: rng.randrange(len(line) // 2)])
-        position = check(deal, played).position
-        for _ in range(40):
-            options = legal_moves(position)
-            if not options:
-                break
-            move = rng.choice(options)
-            played.append(move)
-            position = check(position, [move]).position
+        play_randomly(deal, played, 40, rng)
         result = review(deal, played, memory_mb=MEMORY_MB)
         if result.losing_move is not None:
             assert result.verdict is Verdict.UNSOLVABLE

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -13,6 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
+
+import children
 
 
 @contextmanager
@@ -22,25 +22,15 @@ def play_server(*args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     The server prints its URL on its first line; the process (and its group)
     is killed in a ``finally``, whatever happens.
     """
-    process = subprocess.Popen(
+    with children.started(
         [sys.executable, "-m", "bakersdozen", "play", "--no-browser", "--port", "0", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-    )
-    try:
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    ) as process:
         assert process.stdout is not None
         url = process.stdout.readline().strip()
         if not url.startswith("http://"):
             raise AssertionError(f"the server printed {url!r}; stderr: {process.stderr.read()!r}")
         yield url, process
-    finally:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait(10)
-        for stream in (process.stdout, process.stderr):
-            if stream is not None:
-                stream.close()
 
 
 def request(url: str, method: str, path: str, body: bytes | None = None,

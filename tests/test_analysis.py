@@ -12,6 +12,7 @@ from bakersdozen import Deal, IllegalMoveError, Verdict, check, deadlock, legal_
 from bakersdozen.analysis import hint, review
 from brute import brute_force_solvable
 from conftest import initial_deals
+from lines import play_randomly
 
 MEMORY_MB = 64
 
@@ -84,15 +85,7 @@ def test_review_finds_the_losing_move(number: int, seed: int) -> None:
     line = solve(deal).moves
     k, move = _losing_detour(deal, line, rng)
     played = [*line[:k], move]
-    # keep playing after the loss, any legal moves
-    position = check(deal, played).position
-    for _ in range(10):
-        options = legal_moves(position)
-        if not options:
-            break
-        extra = rng.choice(options)
-        played.append(extra)
-        position = check(position, [extra]).position
+    play_randomly(deal, played, 10, rng)  # keep playing after the loss, any legal moves
     result = review(deal, played, memory_mb=MEMORY_MB)
     assert result.losing_move == k
     assert result.verdict is Verdict.UNSOLVABLE and result.start_verdict is Verdict.SOLVED

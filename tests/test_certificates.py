@@ -28,7 +28,7 @@ from bakersdozen.verify import (
     COUNT_BYTES, END, MAGIC, deadlock, frame_of, is_deadlock, is_won, safe_move, start_position,
     successors,
 )
-from brute import _start, _successors, brute_force_solvable, win_distances
+from brute import _successors, brute_force_solvable, reachable, win_distances
 from reference import family_deal, pack
 from test_solver import reduced_deal
 
@@ -36,19 +36,6 @@ from test_solver import reduced_deal
 def _mine(position):  # brute's (rank, suit) columns to the verifier's card indices
     cols, found = position
     return tuple(tuple(4 * (r - 1) + s for r, s in col) for col in cols), tuple(found)
-
-
-def _reachable(deal: Deal) -> set:
-    """Every position reachable from *deal* with every legal move (brute.py's moves)."""
-    start = _start(deal)
-    seen = {start}
-    stack = [start]
-    while stack:
-        for nxt in _successors(stack.pop()):
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    return seen
 
 
 def _restricted_winnable(deal: Deal) -> bool:
@@ -89,7 +76,7 @@ DEALS = _sample_deals(24, 2026)
 @pytest.mark.parametrize("deal", DEALS, ids=lambda d: f"{d.ranks}x{len(d.columns)}")
 def test_lemmas_keep_a_nearer_win_and_dead_positions_are_lost(deal: Deal) -> None:
     dist = {_mine(p): d for p, d in win_distances(deal).items()}
-    for raw in _reachable(deal):
+    for raw in reachable(deal):
         position = _mine(raw)
         dead = deadlock(position, deal.ranks)
         if dead:
@@ -388,7 +375,7 @@ def test_deadlock_is_the_engines_set_and_a_deadlocked_set() -> None:
 
     checked = found = 0
     for deal in DEALS[:12]:
-        for raw in list(_reachable(deal))[:400]:
+        for raw in list(reachable(deal))[:400]:
             cols, fnd = raw
             position = Deal(tuple(tuple(Card(r, Suit(s)) for r, s in col) for col in cols),
                             fnd, deal.ranks, deal.rules)

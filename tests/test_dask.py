@@ -32,7 +32,7 @@ import pytest
 if os.environ.get("BAKERSDOZEN_REQUIRE_DASK") != "1":
     pytest.importorskip("distributed")
 
-from children import ENV, end, run, spawn, started  # noqa: E402
+from children import ENV, end, processes, run, spawn, started  # noqa: E402
 from distributed import Client  # noqa: E402
 
 from bakersdozen import Deal, solve  # noqa: E402
@@ -342,31 +342,12 @@ def test_local_cluster_with_progress_bar(tmp_path: Path) -> None:
 
 def _survey_children(pid: int) -> list[int]:
     """The pids of *pid*'s children."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
+    return [process.pid for process in processes() if process.parent == pid]
 
 
 def _in_session(session: int) -> list[int]:
     """The live (not zombie) processes of *session*."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2:].split()
-            if int(fields[3]) == session and fields[0] not in "ZX":
-                found.append(int(entry.name))
-    return found
+    return [process.pid for process in processes() if process.session == session and process.live]
 
 
 def _kill_sessions(sessions: list[int]) -> None:

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from children import default_sigint, run, started
+from children import default_sigint, processes, run, started
 
 from bakersdozen import Deal, Solution, Verdict, check, solve
 from bakersdozen.cli import main
@@ -69,18 +69,11 @@ def _wait_for_records(process: subprocess.Popen[bytes], out: Path, count: int = 
 def _live_in_session(session: int) -> list[str]:
     """The processes of *session* that are not zombies: 'pid state command'."""
     found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        state, sid = fields[0], int(fields[3])
-        if sid == session and state not in ("Z", "X"):
-            found.append(f"{entry.name} {state} {cmdline[:100]}")
+    for process in processes():
+        if process.session == session and process.live:
+            command = process.command()
+            if command is not None:
+                found.append(f"{process.pid} {process.state} {command[:100]}")
     return found
 
 
@@ -149,17 +142,8 @@ def test_ctrl_c_to_the_group_prints_no_worker_traceback(tmp_path: Path) -> None:
 
 def _processes_naming(text: str) -> list[int]:
     """The live processes whose command line contains *text*."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            except OSError:
-                continue
-            if text in cmdline and stat[stat.rindex(")") + 2] not in "ZX":
-                found.append(int(entry.name))
-    return found
+    return [process.pid for process in processes()
+            if process.live and text in (process.command() or "")]
 
 
 @pytest.mark.skipif(not LINUX, reason="reads /proc")

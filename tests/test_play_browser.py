@@ -14,7 +14,6 @@ without them unless ``BAKERSDOZEN_REQUIRE_BROWSER=1`` (as the replay test).
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -25,11 +24,8 @@ import pytest
 from bakersdozen import FOUNDATION, Card, Deal, Move, Suit, check, solve
 from bakersdozen.errors import IllegalMoveError
 from bakersdozen.rules import FoundationBuild
+import browser
 from play_server import play_server
-
-CHROMIUM = os.environ.get("BAKERSDOZEN_CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("BAKERSDOZEN_CHROMEDRIVER", "/usr/bin/chromedriver")
-REQUIRED = os.environ.get("BAKERSDOZEN_REQUIRE_BROWSER") == "1"
 
 DEAL = Deal.pysol(24)
 LINE: tuple[Move, ...] = solve(DEAL).moves
@@ -37,12 +33,6 @@ LINE: tuple[Move, ...] = solve(DEAL).moves
 #: server test checks the same with the API).
 LOSING_AT = 52
 LOSING_MOVE = Move.from_text("QD 3>1")
-
-
-def _unavailable(reason: str) -> None:
-    if REQUIRED:
-        pytest.fail(f"{reason}, and BAKERSDOZEN_REQUIRE_BROWSER=1 requires the browser test")
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="module")
@@ -53,39 +43,12 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def driver(server: str) -> Iterator[Any]:
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        _unavailable("selenium is not installed (pip install selenium)")
-    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
-        if not os.access(path, os.X_OK):
-            _unavailable(f"{path} not found (apt-get install {package})")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                 "--window-size=1280,900", "--force-device-scale-factor=1"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    try:
-        yield browser
-    finally:
-        browser.quit()
-
-
-def requested(driver: Any) -> list[str]:
-    """The URLs the browser requested since the last call."""
-    urls = []
-    for entry in driver.get_log("performance"):
-        message = json.loads(entry["message"])["message"]
-        if message.get("method") == "Network.requestWillBeSent":
-            urls.append(message["params"]["request"]["url"])
-    return urls
+    with browser.chrome() as driver:
+        yield driver
 
 
 def assert_only_server(driver: Any, server: str) -> None:
-    urls = requested(driver)
+    urls = browser.requested(driver)
     assert urls, "no request seen"
     assert all(url.startswith(server) for url in urls), [u for u in urls if not u.startswith(server)]
 

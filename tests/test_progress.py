@@ -15,7 +15,6 @@ import os
 import pty
 import re
 import select
-import signal
 import struct
 import subprocess
 import sys
@@ -27,6 +26,7 @@ import pytest
 
 from bakersdozen import Deal, Verdict, check, solve
 from bakersdozen.cli import main
+import children
 
 #: A deal no search decides in a few seconds: every search here runs to its time limit.
 HARD = 417
@@ -45,42 +45,35 @@ def _run(argv: list[str], terminal: bool, timeout: float = 60) -> tuple[int, byt
         master, slave = pty.openpty()
         # a terminal has a size (a fresh pty has 0 columns, where nothing fits)
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 120, 0, 0))
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=slave if terminal else subprocess.PIPE,
-        stdin=subprocess.DEVNULL, start_new_session=True,
-    )
     try:
-        if not terminal:
-            out, err = process.communicate(timeout=timeout)
-            return process.returncode, out, err
-        os.close(slave)
-        seen = b""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([master], [], [], 0.2)
-            if ready:
-                try:
-                    data = os.read(master, 65536)
-                except OSError:  # EIO: the child closed its end
+        with children.started(command, stdout=subprocess.PIPE,
+                              stderr=slave if terminal else subprocess.PIPE) as process:
+            if not terminal:
+                out, err = process.communicate(timeout=timeout)
+                return process.returncode, out, err
+            os.close(slave)
+            slave = -1
+            seen = b""
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                ready, _, _ = select.select([master], [], [], 0.2)
+                if ready:
+                    try:
+                        data = os.read(master, 65536)
+                    except OSError:  # EIO: the child closed its end
+                        break
+                    if not data:
+                        break
+                    seen += data
+                elif process.poll() is not None:
                     break
-                if not data:
-                    break
-                seen += data
-            elif process.poll() is not None:
-                break
-        assert process.stdout is not None
-        out = process.stdout.read()
-        return process.wait(timeout=timeout), out, seen
+            assert process.stdout is not None
+            out = process.stdout.read()
+            return process.wait(timeout=timeout), out, seen
     finally:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait(10)
-        if process.stdout is not None:
-            process.stdout.close()
-        if master >= 0:
-            os.close(master)
+        for descriptor in (master, slave):
+            if descriptor >= 0:
+                os.close(descriptor)
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,6 @@ failure (CI sets it).
 
 from __future__ import annotations
 
-import json
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,19 +26,8 @@ import pytest
 
 from bakersdozen import FOUNDATION, Card, Deal, Move, check, replay_html, solve
 from bakersdozen.replay import replay_data
-import children
+import browser
 from replay_games import SEQUENCE_RULES, expected_steps, foundation_return, good_measure, reduced
-
-CHROMIUM = os.environ.get("BAKERSDOZEN_CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("BAKERSDOZEN_CHROMEDRIVER", "/usr/bin/chromedriver")
-REQUIRED = os.environ.get("BAKERSDOZEN_REQUIRE_BROWSER") == "1"
-
-
-def _unavailable(reason: str) -> None:
-    if REQUIRED:
-        pytest.fail(f"{reason}, and BAKERSDOZEN_REQUIRE_BROWSER=1 requires the browser test")
-    pytest.skip(reason)
-
 
 DEAL = Deal.pysol(24)
 MOVES: tuple[Move, ...] = solve(DEAL).moves
@@ -56,35 +43,8 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def driver() -> Iterator[Any]:
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        _unavailable("selenium is not installed (pip install selenium)")
-    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
-        if not os.access(path, os.X_OK):
-            _unavailable(f"{path} not found (apt-get install {package})")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                 "--window-size=1280,900", "--force-device-scale-factor=1"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    # An explicit driver path: Selenium Manager is not run, nothing is downloaded.
-    # chromedriver leads a process group of its own (with the browser it starts, default
-    # signal actions); the group is killed at the end whatever happens, quit() or not.
-    service = Service(CHROMEDRIVER, popen_kw={"start_new_session": True,
-                                              "preexec_fn": children.default_signals})
-    try:
-        browser = webdriver.Chrome(service=service, options=options)
-        try:
-            yield browser
-        finally:
-            browser.quit()
-    finally:
-        process = getattr(service, "process", None)
-        if process is not None:
-            children.end(process)
+    with browser.chrome() as driver:
+        yield driver
 
 
 @pytest.fixture
@@ -293,12 +253,7 @@ def test_no_network_request(opened: Any, page: Path) -> None:
     driver.get(page.as_uri())
     press(driver, Keys.ARROW_RIGHT, Keys.END, Keys.HOME)
     assert driver.execute_script("return performance.getEntriesByType('resource').length") == 0
-    requested = set()
-    for entry in driver.get_log("performance"):
-        message = json.loads(entry["message"])["message"]
-        if message["method"] == "Network.requestWillBeSent":
-            requested.add(message["params"]["request"]["url"])
-    assert requested == {page.as_uri()}
+    assert set(browser.requested(driver)) == {page.as_uri()}
     policy = driver.execute_script(
         "return document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]').content"
     )

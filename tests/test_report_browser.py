@@ -16,8 +16,6 @@ downloaded.  Without them these tests are skipped, unless
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,16 +23,7 @@ from typing import Any
 import pytest
 
 from bakersdozen.cli import main
-
-CHROMIUM = os.environ.get("BAKERSDOZEN_CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("BAKERSDOZEN_CHROMEDRIVER", "/usr/bin/chromedriver")
-REQUIRED = os.environ.get("BAKERSDOZEN_REQUIRE_BROWSER") == "1"
-
-
-def _unavailable(reason: str) -> None:
-    if REQUIRED:
-        pytest.fail(f"{reason}, and BAKERSDOZEN_REQUIRE_BROWSER=1 requires the browser test")
-    pytest.skip(reason)
+import browser
 
 
 @pytest.fixture(scope="module")
@@ -51,26 +40,8 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def driver() -> Iterator[Any]:
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        _unavailable("selenium is not installed (pip install selenium)")
-    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
-        if not os.access(path, os.X_OK):
-            _unavailable(f"{path} not found (apt-get install {package})")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                 "--window-size=1280,900", "--force-device-scale-factor=1"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    # An explicit driver path: Selenium Manager is not run, nothing is downloaded.
-    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    try:
-        yield browser
-    finally:
-        browser.quit()
+    with browser.chrome() as driver:
+        yield driver
 
 
 _IMAGES = """
@@ -94,11 +65,7 @@ def test_figures_render_and_nothing_is_requested(driver: Any, page: Path) -> Non
         assert image["natural"][0] > 0 and image["natural"][1] > 0, image
         assert image["natural"] == image["size"], image  # drawn at its own size on a laptop
         assert image["box"][0] > 0 and image["box"][1] > 0, image
-    requested = set()
-    for entry in driver.get_log("performance"):
-        message = json.loads(entry["message"])["message"]
-        if message["method"] == "Network.requestWillBeSent":
-            requested.add(message["params"]["request"]["url"])
+    requested = set(browser.requested(driver))
     assert requested - {page.as_uri()} <= {u for u in requested if u.startswith("data:image/png")}
     assert page.as_uri() in requested
     assert driver.execute_script("return performance.getEntriesByType('resource')"

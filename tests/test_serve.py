@@ -25,7 +25,7 @@ import pytest
 from bakersdozen import Deal, Verdict, check, legal_moves, solve
 from bakersdozen.protocol import ERROR_CODES, MAX_LINE_BYTES
 from bakersdozen.records import move_from_json, move_to_json
-from children import default_signals
+import children
 from lines import MEMORY_MB, along_lines, lost_game
 
 SERVE = [sys.executable, "-m", "bakersdozen", "serve", "--stdio", "--memory-mb", str(MEMORY_MB)]
@@ -36,20 +36,9 @@ WAIT = 120
 @contextmanager
 def server(*extra: str) -> Iterator[subprocess.Popen[bytes]]:
     """The server, in its own process group, killed with it in the end."""
-    process = subprocess.Popen([*SERVE, *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, start_new_session=True,
-                               preexec_fn=default_signals)
-    try:
+    with children.started([*SERVE, *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as process:
         yield process
-    finally:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait(timeout=WAIT)
-        for stream in (process.stdin, process.stdout, process.stderr):
-            if stream is not None:
-                stream.close()
 
 
 class Client:
@@ -345,19 +334,11 @@ def _example_env() -> dict[str, str]:
 
 
 def _run_example(argv: list[str]) -> str:
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env=_example_env(), start_new_session=True,
-                               preexec_fn=default_signals)
-    try:
+    with children.started(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=_example_env()) as process:
         out, err = process.communicate(timeout=WAIT)
         assert process.returncode == 0, err
         return out.decode()
-    finally:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait(timeout=WAIT)
 
 
 def test_the_shell_example_prints_what_the_doc_says() -> None:

@@ -299,22 +299,38 @@ def _number(request: Mapping[str, object], name: str, *, whole: bool) -> float |
     return value
 
 
+def _asked_limit(request: Mapping[str, object], name: str, cap: float | None, maximum: str,
+                 *, whole: bool) -> float | int | None:
+    """The limit *name* that *request* gives (it has the field), not above the server's *cap*.
+
+    None (JSON null, no limit) only where the server has no cap either;
+    *maximum* is the cap for people (``"30 seconds"``).  The caller checks
+    the number's own range after this: a valid cap is within it, so a
+    number outside it that is also above the cap is told the cap.
+    """
+    if request[name] is None:
+        if cap is None:
+            return None
+        raise RequestError(f"{name}: null (no limit) is above this server's maximum of {maximum}",
+                           name)
+    value = _number(request, name, whole=whole)
+    assert value is not None
+    if cap is not None and value > cap:
+        raise RequestError(f"{name}: {_shown(value)} is above this server's maximum of {maximum}",
+                           name)
+    return value
+
+
 def _time_limit(request: Mapping[str, object], limits: ServerLimits) -> float | None:
     cap = limits.time_limit
     if "time_limit" not in request:
         return cap
-    if request["time_limit"] is None:
-        if cap is None:
-            return None
-        raise RequestError(f"time_limit: null (no limit) is above this server's maximum of "
-                           f"{cap:g} seconds", "time_limit")
-    value = _number(request, "time_limit", whole=False)
-    assert value is not None
+    maximum = "" if cap is None else f"{cap:g} seconds"
+    value = _asked_limit(request, "time_limit", cap, maximum, whole=False)
+    if value is None:
+        return None
     if not value > 0:
         raise RequestError(f"time_limit: must be seconds > 0, not {_shown(value)}", "time_limit")
-    if cap is not None and value > cap:
-        raise RequestError(f"time_limit: {_shown(value)} is above this server's maximum of "
-                           f"{cap:g} seconds", "time_limit")
     if value >= _MAX_TIME_LIMIT:
         raise RequestError(f"time_limit: must be below 1e15 seconds, not {_shown(value)}",
                            "time_limit")
@@ -325,18 +341,11 @@ def _max_nodes(request: Mapping[str, object], limits: ServerLimits) -> int | Non
     cap = limits.max_nodes
     if "max_nodes" not in request:
         return cap
-    if request["max_nodes"] is None:
-        if cap is None:
-            return None
-        raise RequestError(f"max_nodes: null (no limit) is above this server's maximum of "
-                           f"{cap} positions", "max_nodes")
-    value = _number(request, "max_nodes", whole=True)
-    assert value is not None
+    value = _asked_limit(request, "max_nodes", cap, f"{cap} positions", whole=True)
+    if value is None:
+        return None
     if not value >= 1:
         raise RequestError(f"max_nodes: must be at least 1, not {_shown(value)}", "max_nodes")
-    if cap is not None and value > cap:
-        raise RequestError(f"max_nodes: {_shown(value)} is above this server's maximum of "
-                           f"{cap} positions", "max_nodes")
     if value > _MAX_U64:
         raise RequestError(f"max_nodes: must be at most 2**64-1, not {_shown(value)}", "max_nodes")
     return int(value)

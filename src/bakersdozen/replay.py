@@ -26,13 +26,12 @@ move per line, or the JSON of ``bakersdozen solve --json``.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import html
 import json
 from collections.abc import Iterable
 from typing import Any, Final
 
+from ._page import HEAD, csp_hash, policy
 from ._replay_assets import CSS, SCRIPT
 from .cards import Card, Suit
 from .check import check
@@ -174,11 +173,6 @@ def replay_data(deal: Deal, moves: Iterable[Move | str]) -> dict[str, Any]:
     }
 
 
-def _csp_hash(text: str) -> str:
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
-
-
 def replay_html(deal: Deal, moves: Iterable[Move | str], *, title: str | None = None) -> str:
     """A self-contained HTML page that replays *moves* from *deal*.
 
@@ -231,10 +225,7 @@ def replay_html(deal: Deal, moves: Iterable[Move | str], *, title: str | None = 
     count = len(data["moves"])
     # "<" is escaped so that no "</script>" or "<!--" can end the data block.
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
-    csp = (
-        f"default-src 'none'; style-src {_csp_hash(CSS)}; script-src {_csp_hash(SCRIPT)}; "
-        "base-uri 'none'; form-action 'none'"
-    )
+    csp = policy(f"style-src {csp_hash(CSS)}", f"script-src {csp_hash(SCRIPT)}")
     plural = "" if count == 1 else "s"
     return _PAGE.format(
         csp=csp, title=html.escape(title if game in title else f"{title} \u00b7 {game}"),
@@ -243,16 +234,7 @@ def replay_html(deal: Deal, moves: Iterable[Move | str], *, title: str | None = 
     )
 
 
-_PAGE: Final = """\
-<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<style>{css}</style>
-</head>
+_PAGE: Final = HEAD + """\
 <body>
 <header>
 <h1>{heading} <small>{summary}</small></h1>

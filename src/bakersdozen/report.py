@@ -30,7 +30,6 @@ the page is one file that loads nothing from anywhere: its
 from __future__ import annotations
 
 import base64
-import hashlib
 import html
 import io
 import math
@@ -38,6 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from ._page import HEAD, csp_hash, policy
 from .errors import BakersDozenError
 from .records import Record, deal_sort_key, latest
 from .solution import Verdict
@@ -323,11 +323,6 @@ def report_figures(records: Iterable[Record]) -> list[ReportFigure]:
     return [_verdicts_figure(summary), _effort_figure(final), _lengths_figure(final)]
 
 
-def _csp_hash(text: str) -> str:
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
-
-
 def _reason(record: Record) -> str:
     """What the record says of an unsolvable or unknown deal, in words."""
     searches = {"proof": "the proof search", "layers": "the layered search"}
@@ -476,7 +471,7 @@ def report_html(records: Iterable[Record], *, title: str = "Survey report",
         )
     several = len(games) > 1
     game_text = ", ".join(games)
-    csp = f"default-src 'none'; img-src data:; style-src {_csp_hash(CSS)}; base-uri 'none'; form-action 'none'"
+    csp = policy("img-src data:", f"style-src {csp_hash(CSS)}")
     return _PAGE.format(
         csp=csp, title=html.escape(title), css=CSS,
         summary=html.escape(f"{summary.total:,} deals · {game_text}"),
@@ -487,16 +482,7 @@ def report_html(records: Iterable[Record], *, title: str = "Survey report",
     )
 
 
-_PAGE: Final = """\
-<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<style>{css}</style>
-</head>
+_PAGE: Final = HEAD + """\
 <body>
 <h1>{title} <small>{summary}</small></h1>
 <section><h2>Counts</h2>

@@ -296,6 +296,36 @@ def read_board(path: str, rules: Rules | None = None) -> tuple[Deal, bool]:
         raise ParseError(f"{display_name(path)}: {error}") from None
 
 
+def deal_from_args(args: argparse.Namespace, rules: Rules) -> tuple[Deal, bool]:
+    """The starting position a command names: PySol deal ``--deal N``, else the board file.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        With ``deal`` (an int, or None) and ``file`` (a path, ``-`` for
+        standard input).
+    rules : Rules
+        The game (``rules_from_args(args)``).
+
+    Returns
+    -------
+    deal : Deal
+    kings_moved : bool
+        True if the game's Kings rule was applied to the board file
+        (never for a PySol deal).
+
+    Raises
+    ------
+    ParseError
+        As :func:`read_board`.
+    """
+    from ..model import Deal
+
+    if args.deal is not None:
+        return Deal.pysol(args.deal, game=rules), False
+    return read_board(args.file, rules)
+
+
 def _game_options(game: str) -> str:
     """Advice naming the options that select *game* (a ``Rules.name``)."""
     preset, _, knobs = game.partition("+")

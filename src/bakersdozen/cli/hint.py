@@ -13,7 +13,7 @@ import argparse
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
-    memory_mb, add_rules_arguments, file_name, read_board, rules_from_args, search_progress,
+    memory_mb, add_rules_arguments, file_name, deal_from_args, rules_from_args, search_progress,
 )
 
 HELP = "print the next move of a winning line from a position (board file)"
@@ -42,14 +42,10 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from ..analysis import hint
-    from ..model import Deal
     from ..solution import Verdict
 
     rules = rules_from_args(args)
-    if args.deal is not None:
-        deal, kings_moved = Deal.pysol(args.deal, game=rules), False
-    else:
-        deal, kings_moved = read_board(args.file, rules)
+    deal, kings_moved = deal_from_args(args, rules)
     if kings_moved:
         print(KINGS_NOTE, file=sys.stderr)
     with search_progress("hint") as progress:

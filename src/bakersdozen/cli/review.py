@@ -16,7 +16,7 @@ import argparse
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
-    memory_mb, STDIN_TWICE, add_rules_arguments, error, file_name, read_board, read_moves_file,
+    memory_mb, STDIN_TWICE, add_rules_arguments, error, file_name, deal_from_args, read_moves_file,
     rules_from_args, search_progress,
 )
 
@@ -49,7 +49,6 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from ..analysis import review
-    from ..model import Deal
     from ..records import LOST, UNKNOWN, review_verdict
 
     if args.deal is not None:  # one file given: the moves
@@ -63,10 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if args.file == "-" and args.moves == "-":  # the board would use up stdin
         return error("review", STDIN_TWICE)
     rules = rules_from_args(args)
-    if args.deal is not None:
-        deal, kings_moved = Deal.pysol(args.deal, game=rules), False
-    else:
-        deal, kings_moved = read_board(args.file, rules)
+    deal, kings_moved = deal_from_args(args, rules)
     if kings_moved:
         print(KINGS_NOTE, file=sys.stderr)
     played = read_moves_file(args.moves, rules)

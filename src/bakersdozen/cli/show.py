@@ -17,7 +17,7 @@ import sys
 
 from ._common import (
     EXIT_OK, KINGS_NOTE, STDIN_TWICE, add_rules_arguments, deal_number, error, file_name,
-    read_board, read_moves_file, rules_from_args,
+    deal_from_args, read_moves_file, rules_from_args,
 )
 
 TYPE_CHECKING = False
@@ -46,15 +46,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..model import Deal
-
     if args.file == "-" and args.moves == "-":  # the board would use up stdin
         return error("show", STDIN_TWICE)
     rules = rules_from_args(args)
-    if args.deal is not None:
-        deal, kings_moved = Deal.pysol(args.deal, game=rules), False
-    else:
-        deal, kings_moved = read_board(args.file, rules)
+    deal, kings_moved = deal_from_args(args, rules)
     if args.moves is not None:
         deal = _play(deal, args.moves)
     sys.stdout.write(deal.to_text() if args.text else deal.pretty())

@@ -19,7 +19,7 @@ import sys
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
-    add_rules_arguments, check_writable, file_name, memory_mb, play_knobs_changed, read_board,
+    add_rules_arguments, check_writable, file_name, memory_mb, play_knobs_changed, deal_from_args,
     rules_from_args, search_progress, write_html,
 )
 
@@ -69,7 +69,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import BakersDozenError
-    from ..model import Deal
     from ..solution import Verdict
     from ..solver import solve
 
@@ -91,10 +90,7 @@ def run(args: argparse.Namespace) -> int:
     for path in (args.html, args.certificate):
         if path:  # before the solve: a long one would be lost to a typo
             check_writable(path)
-    if args.deal is not None:
-        deal, kings_moved = Deal.pysol(args.deal, game=rules), False
-    else:
-        deal, kings_moved = read_board(args.file, rules)
+    deal, kings_moved = deal_from_args(args, rules)
     if kings_moved:
         print(KINGS_NOTE, file=sys.stderr)
     method = ("shortest" if args.shortest else "proof" if args.proof

@@ -13,21 +13,15 @@ script builds the page with ``textContent``, never HTML from strings.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import re
 from typing import Any, Final
 
+from .._page import HEAD, csp_hash, policy
 from ._assets import PAGE_CSS, PAGE_SCRIPT
 from .api import PlayLimits
 
 __all__ = ["play_html", "csp_of"]
-
-
-def _hash(text: str) -> str:
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
 
 
 _POLICY: Final = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
@@ -62,23 +56,13 @@ def play_html(game: dict[str, Any], limits: PlayLimits) -> str:
         "limits": limits.describe(),
     }
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
-    csp = (
-        f"default-src 'none'; style-src {_hash(PAGE_CSS)}; script-src {_hash(PAGE_SCRIPT)}; "
-        "connect-src 'self'; base-uri 'none'; form-action 'none'"
-    )
-    return _PAGE.format(csp=csp, css=PAGE_CSS, script=PAGE_SCRIPT, data=payload)
+    csp = policy(f"style-src {csp_hash(PAGE_CSS)}", f"script-src {csp_hash(PAGE_SCRIPT)}",
+                 "connect-src 'self'")
+    return _PAGE.format(csp=csp, title="Play Baker's Dozen", css=PAGE_CSS, script=PAGE_SCRIPT,
+                        data=payload)
 
 
-_PAGE: Final = """\
-<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Play Baker's Dozen</title>
-<style>{css}</style>
-</head>
+_PAGE: Final = HEAD + """\
 <body>
 <header>
 <h1 id="title">Play</h1>
