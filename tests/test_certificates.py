@@ -536,3 +536,12 @@ def test_a_failed_write_names_the_certificate_not_its_temporary_file(
     assert failure.value.filename == str(target)
     assert failure.value.errno == errno.ENOSPC
     assert not list(tmp_path.iterdir())
+
+
+def test_a_header_nested_too_deep_is_invalid_not_a_crash(tmp_path: Path) -> None:
+    # json.loads raises RecursionError (not a ValueError) on deep nesting:
+    # 'bakersdozen verify' printed a traceback
+    (tmp_path / "t.cert").write_bytes(MAGIC + b"[" * 100_000 + b"\n")
+    report = verify_certificate(Deal.pysol(3266), tmp_path / "t.cert")
+    assert not report.valid and "the header is not JSON" in report.error
+    assert report.offset == len(MAGIC)
