@@ -191,4 +191,7 @@ def parse(path: str, format: str, data: bytes) -> list[Record]:
             records.append(Record.from_json(value))
         except (ParseError, ValueError) as error:
             raise ParseError(f"{path}: line {number}: {error}") from None
+        except RecursionError:  # json.loads on deep nesting
+            raise ParseError(f"{path}: line {number}: JSON nested too deeply to be a record") \
+                from None
     return records
