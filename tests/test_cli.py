@@ -373,6 +373,19 @@ def test_survey_output_in_a_missing_directory_is_refused(
     assert capsys.readouterr().err.endswith(f"{plain} is not a directory\n")
 
 
+def test_solve_html_of_a_won_position_says_so(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    # it said "no winning line" of a position whose winning line is empty
+    won = tmp_path / "won.txt"
+    won.write_text("Foundations: H-K C-K D-K S-K\n" + ":\n" * 13)
+    assert main(["solve", str(won), "--html", str(tmp_path / "w.html")]) == 0
+    err = capsys.readouterr().err
+    assert "note: the position is won already, nothing to replay" in err
+    assert "no winning line" not in err and not (tmp_path / "w.html").exists()
+    assert main(["solve", "--deal", "64", "--html", str(tmp_path / "l.html")]) == 1
+    assert "note: no winning line, so no page written" in capsys.readouterr().err
+
+
 def test_solve_checks_the_html_path_before_solving(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
