@@ -223,6 +223,22 @@ def test_a_record_of_another_game_is_refused_with_the_flags_to_pass(
         assert (tmp_path / "r.html").exists()
 
 
+def test_a_record_of_no_known_game_is_refused_without_advice_that_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # it advised "pass --game klondike", which argparse refuses in turn
+    board = tmp_path / "deal1.txt"
+    board.write_text(DEAL_1, encoding="utf-8")
+    record = tmp_path / "r.json"
+    record.write_text('{"game": "klondike", "moves": [{"card": "AD", "source": 1, '
+                      '"target": "foundation"}]}', encoding="utf-8")
+    for command in (["review", str(board), str(record)],
+                    ["show", str(board), "--moves", str(record)]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--game klondike" not in err, err
+        assert "the record's \"game\" 'klondike' is no game this package plays" in err
+
+
 def test_replay_counts_moves_from_one_as_review_does(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     board = tmp_path / "deal1.txt"
