@@ -503,3 +503,32 @@ def test_written_files_have_the_usual_mode(tmp_path: Path) -> None:
     finally:
         os.umask(old)
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".cert-")]
+
+
+@pytest.mark.parametrize("number", [477, 5143])  # a dead deal's file and a searched one
+def test_a_failed_write_names_the_certificate_not_its_temporary_file(
+        number: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a full disk fails on the temporary file beside the certificate; the
+    # error must name the file the caller asked for (the command line prints it)
+    import errno
+    import os
+
+    def full(src: str, dst: str) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), src)
+
+    monkeypatch.setattr(os, "replace", full)
+    target = tmp_path / f"{number}.cert"
+    with pytest.raises(OSError) as failure:
+        write_certificate(Deal.pysol(number), target)
+    assert failure.value.filename == str(target)
+    assert failure.value.errno == errno.ENOSPC
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_header_nested_too_deep_is_invalid_not_a_crash(tmp_path: Path) -> None:
+    # json.loads raises RecursionError (not a ValueError) on deep nesting:
+    # 'bakersdozen verify' printed a traceback
+    (tmp_path / "t.cert").write_bytes(MAGIC + b"[" * 100_000 + b"\n")
+    report = verify_certificate(Deal.pysol(3266), tmp_path / "t.cert")
+    assert not report.valid and "the header is not JSON" in report.error
+    assert report.offset == len(MAGIC)

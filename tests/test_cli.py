@@ -223,6 +223,22 @@ def test_a_record_of_another_game_is_refused_with_the_flags_to_pass(
         assert (tmp_path / "r.html").exists()
 
 
+def test_a_record_of_no_known_game_is_refused_without_advice_that_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # it advised "pass --game klondike", which argparse refuses in turn
+    board = tmp_path / "deal1.txt"
+    board.write_text(DEAL_1, encoding="utf-8")
+    record = tmp_path / "r.json"
+    record.write_text('{"game": "klondike", "moves": [{"card": "AD", "source": 1, '
+                      '"target": "foundation"}]}', encoding="utf-8")
+    for command in (["review", str(board), str(record)],
+                    ["show", str(board), "--moves", str(record)]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--game klondike" not in err, err
+        assert "the record's \"game\" 'klondike' is no game this package plays" in err
+
+
 def test_replay_counts_moves_from_one_as_review_does(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     board = tmp_path / "deal1.txt"
@@ -371,6 +387,19 @@ def test_survey_output_in_a_missing_directory_is_refused(
     plain.write_text("", encoding="utf-8")
     assert main(["survey", "1-3", "--jobs", "1", "--output", str(plain / "s.jsonl")]) == 2
     assert capsys.readouterr().err.endswith(f"{plain} is not a directory\n")
+
+
+def test_solve_html_of_a_won_position_says_so(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    # it said "no winning line" of a position whose winning line is empty
+    won = tmp_path / "won.txt"
+    won.write_text("Foundations: H-K C-K D-K S-K\n" + ":\n" * 13)
+    assert main(["solve", str(won), "--html", str(tmp_path / "w.html")]) == 0
+    err = capsys.readouterr().err
+    assert "note: the position is won already, nothing to replay" in err
+    assert "no winning line" not in err and not (tmp_path / "w.html").exists()
+    assert main(["solve", "--deal", "64", "--html", str(tmp_path / "l.html")]) == 1
+    assert "note: no winning line, so no page written" in capsys.readouterr().err
 
 
 def test_solve_checks_the_html_path_before_solving(

@@ -127,3 +127,34 @@ def test_api_reference_documents_every_public_name(site: Path) -> None:
     for name in bakersdozen.__all__:
         target = "module-bakersdozen.survey" if name == "survey" else f"bakersdozen.{name}"
         assert f'id="{target}"' in api, f"docs/api.rst does not document bakersdozen.{name}"
+
+
+
+
+#: README commands the example test leaves out: long runs (``survey``,
+#: ``bench``, a ``--layers`` proof of 30 s), servers and a browser, the user's
+#: PySolFC folder, ``report`` of a survey not made, ``python -m bakersdozen ...``.
+_README_SKIP = {"survey", "report", "bench", "play", "pysolfc", "serve", "-m"}
+
+
+def test_readme_command_line_examples_run_in_order(tmp_path: Path) -> None:
+    # a newcomer pastes them one after the other: each file an example reads
+    # (board.txt, moves.txt, position.txt) must have been made by one before it
+    path = ROOT / "README.md"
+    if not path.exists():
+        pytest.skip("README.md not found")
+    block = path.read_text(encoding="utf-8").split("## Command line", 1)[1]
+    block = block.split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = []
+    for line in block.splitlines():
+        command = line.split(" # ")[0].strip()
+        if command and command.split()[1] not in _README_SKIP and "--layers" not in command:
+            commands.append(command)
+    assert len(commands) >= 10
+    me = f"{sys.executable} -m bakersdozen"
+    for command in commands:
+        assert command.startswith("bakersdozen ")
+        run = subprocess.run(me + command[len("bakersdozen"):], shell=True, cwd=tmp_path,
+                             capture_output=True, text=True, timeout=120,
+                             stdin=subprocess.DEVNULL)
+        assert run.returncode in (0, 1, 3), f"{command!r}: {run.returncode} {run.stderr}"

@@ -665,6 +665,13 @@ def test_errors_are_one_line(tmp_path: Path, monkeypatch: Any, capsys: Any) -> N
     err = capsys.readouterr().err
     assert err.startswith("bakersdozen pysolfc: error: unknown game 'klondike'")
     assert err.count("\n") == 1 and not (tmp_path / PLUGIN_NAME).exists()
+    monkeypatch.chdir(tmp_path)
+    for action in ("install", "uninstall"):  # not the current folder
+        assert main(["pysolfc", action, "--dir", ""]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"bakersdozen pysolfc: error: argument --dir: the folder name "
+                              f"is empty") and err.count("\n") == 1
+        assert not (tmp_path / PLUGIN_NAME).exists()
     assert main(["pysolfc", "reinstall"]) == 2
     assert "invalid choice: 'reinstall'" in capsys.readouterr().err
     assert main(["pysolfc", "uninstall", "--dir", str(tmp_path), "--game", "bakers_dozen"]) == 2

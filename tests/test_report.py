@@ -295,6 +295,17 @@ def test_empty_survey(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     ("cut.csv.gz", gzip.compress(b"deal,verdict,positions,seconds,length\n" * 50)[:-12],
      "cut.csv.gz: not a complete gzip file"),
     ("survey.txt", b"", "cannot tell the format from the suffix '.txt'"),
+    # json.loads raises RecursionError on deep nesting: a traceback before
+    ("deep.jsonl", b"[" * 100_000 + b"\n", "deep.jsonl: line 1: JSON nested too deeply"),
+    ("deep.csv", b"deal,game,verdict,reason,seconds,nodes,length,time_limit,max_nodes,"
+     b"memory_mb,seed,method,optimal,lower_bound,deadlock,moves\n"
+     b'1,bakers_dozen,solved,,0.1,117,85,10.0,,512.0,0,dfs,false,64,,"' + b"[" * 100_000
+     + b'"\n', "deep.csv: line 2: not a record (JSON nested too deeply)"),
+    # the csv module's field limit (131072 characters) raised csv.Error: a traceback
+    ("big.csv", b"deal,game,verdict,reason,seconds,nodes,length,time_limit,max_nodes,"
+     b"memory_mb,seed,method,optimal,lower_bound,deadlock,moves\n"
+     b'1,bakers_dozen,solved,,0.1,117,85,10.0,,512.0,0,dfs,false,64,,"' + b"x" * 200_000
+     + b'"\n', "big.csv: line 2: not CSV: field larger than field limit"),
 ])
 def test_malformed(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, data: bytes,
                    expected: str) -> None:

@@ -279,6 +279,16 @@ def test_serve_in_process_answers_each_line(monkeypatch: pytest.MonkeyPatch,
     assert len(answers[3]["moves"]) == len(legal_moves(Deal.pysol(1)))
 
 
+def test_serve_with_standard_input_closed_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # `bakersdozen serve --stdio <&-`: Python sets sys.stdin to None; it was a traceback
+    from bakersdozen.cli import main
+
+    monkeypatch.setattr(sys, "stdin", None)
+    assert main(["serve", "--stdio"]) == 2
+    assert capsys.readouterr().err == "bakersdozen serve: error: standard input is closed\n"
+
+
 # -- docs/serve.md: the schema and the examples, read back -----------------------------
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "serve.md"

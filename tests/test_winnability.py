@@ -17,6 +17,7 @@ import pytest
 from bakersdozen import Deal, RulesError, Verdict, check, find_rules, solve
 from bakersdozen.cli import main
 from bakersdozen.deals import DealNumberError
+from bakersdozen.errors import ArgumentError
 from bakersdozen.rules import PRESETS
 from bakersdozen.winnability import (
     TableError, Winnability, table_games, table_range, winnable, winnable_deals,
@@ -97,6 +98,9 @@ def test_all_of_a_range_in_order_and_the_other_verdicts() -> None:
         (lambda: winnable_deals(first=1, last=10**7), TableError, "leaves the table"),
         (lambda: winnable_deals(first=1, last=100, count=200), TableError, "have 99 solved"),
         (lambda: winnable_deals(count=-1), TableError, "at least 0"),
+        # random.Random(-1) is Random(1): seed -1 gave seed 1's sample
+        (lambda: winnable_deals(count=3, seed=-1), ArgumentError, r"0\.\.2\*\*64-1"),
+        (lambda: winnable_deals(count=3, seed=2**64), ArgumentError, r"0\.\.2\*\*64-1"),
     ],
 )
 def test_bad_requests_are_the_packages_errors(call, error, match) -> None:  # type: ignore[no-untyped-def]
@@ -112,6 +116,10 @@ def test_wrong_types() -> None:
         winnable(True)
     with pytest.raises(TypeError):
         winnable_deals(verdict="solved")  # type: ignore[arg-type]
+    for bad in ({"count": 1.5}, {"count": True}, {"count": 3, "seed": 1.5},
+                {"count": 3, "seed": "x"}, {"first": "1"}):
+        with pytest.raises(TypeError, match="must be an int or None"):
+            winnable_deals(**bad)  # type: ignore[arg-type]
 
 
 def test_cli_deals(capsys: pytest.CaptureFixture[str]) -> None:

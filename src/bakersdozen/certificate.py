@@ -103,13 +103,24 @@ def write_certificate(deal: Deal, path: str | os.PathLike[str], *,
     CertificateError
         If *max_positions* is exceeded.
     OSError
-        If the file cannot be written.
+        If the file cannot be written; its file name is *path*, not the
+        temporary file's.
     """
     if not isinstance(deal, Deal):
         raise TypeError(f"write_certificate() needs a Deal, not {type(deal).__name__}")
     require_covered(deal.rules)
-    began = time.perf_counter()
     path = os.fspath(path)
+    try:
+        return _write(deal, path, max_positions)
+    except OSError as failure:
+        if failure.filename == path or failure.errno is None:
+            raise
+        # the temporary file beside *path* is no name the caller knows
+        raise OSError(failure.errno, failure.strerror, path) from None
+
+
+def _write(deal: Deal, path: str, max_positions: int | None) -> CertificateStats:
+    began = time.perf_counter()
     frame = frame_of(deal)
     ranks = deal.ranks
     start = start_position(deal)

@@ -436,7 +436,9 @@ class Record:
                 deadlock=_cards(data.get("deadlock")),
                 method=_method(data.get("method")),
             )
-        except (KeyError, ValueError, TypeError) as error:
+        except (KeyError, ValueError, TypeError, RecursionError) as error:
+            if isinstance(error, RecursionError):  # json.loads of a CSV cell nested deep
+                error = ValueError("JSON nested too deeply")
             text = repr(dict(data))
             shown = text if len(text) <= 200 else text[:200] + "..."
             raise ParseError(f"not a record ({error}): {shown}") from None

@@ -575,6 +575,8 @@ def read_header(stream: BinaryIO) -> tuple[dict[str, object], int]:
         raise _Invalid("the header line is cut short or longer than 1 MiB", len(MAGIC))
     try:
         header = json.loads(line)
+    except RecursionError:
+        raise _Invalid("the header is not JSON (nested too deep)", len(MAGIC)) from None
     except ValueError as error:
         raise _Invalid(f"the header is not JSON ({error})", len(MAGIC)) from None
     if not isinstance(header, dict):

@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass
 from importlib import resources
 
-from .errors import BakersDozenError
+from .errors import ArgumentError, BakersDozenError
 from .rules import PRESETS, Rules, RulesError, find_rules
 from .solution import Verdict
 
@@ -272,7 +272,17 @@ def winnable_deals(
     TableError
         If the range is empty or leaves the table, or *count* exceeds the
         deals available.
+    ArgumentError
+        If *seed* is not in 0..2**64-1 (as ``solve``'s; ``random.Random``
+        would take -1 as 1).
+    TypeError
+        If *count*, *seed*, *first* or *last* is not an int (or None).
     """
+    for name, value in (("count", count), ("seed", seed), ("first", first), ("last", last)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise TypeError(f"{name} must be an int or None, not {value!r}")
+    if seed is not None and not 0 <= seed < 2**64:
+        raise ArgumentError(f"seed must be in 0..2**64-1, not {seed!r}")
     rules = _preset(game)
     table = _table(rules.name)
     start, end = table.first, table.last

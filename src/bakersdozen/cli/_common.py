@@ -380,6 +380,13 @@ def read_moves_file(path: str, rules: Rules | None = None) -> tuple[Move, ...]:
         except (ValueError, AttributeError):
             game = None
         if isinstance(game, str) and game != rules.name:
+            from ..rules import PRESETS
+
+            if game.partition("+")[0] not in PRESETS:  # advice to pass it would fail too
+                raise ParseError(
+                    f"{display_name(path)}: the record's \"game\" {game[:80]!r} is no game "
+                    f"this package plays (the presets are {', '.join(PRESETS)})"
+                )
             raise ParseError(
                 f"{display_name(path)}: the moves were solved under {game} (the record's "
                 f"\"game\"), not {rules.name}: {_game_options(game)}"

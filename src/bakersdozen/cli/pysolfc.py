@@ -18,13 +18,21 @@ from ._common import EXIT_OK
 HELP = "install (or uninstall) the plug-in that makes PySolFC's Solver dialog use this solver"
 
 
+def _folder(text: str) -> str:
+    """argparse type: a folder name, not empty (``--dir "$UNSET"`` wrote into the
+    current folder)."""
+    if not text:
+        raise argparse.ArgumentTypeError("the folder name is empty")
+    return text
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "action", choices=("install", "uninstall"),
         help="install: write the plug-in (again); uninstall: remove it",
     )
     parser.add_argument(
-        "--dir", metavar="FOLDER", default=None,
+        "--dir", metavar="FOLDER", default=None, type=_folder,
         help="PySolFC's plug-in folder (default ~/.PySolFC/plugins, as PySolFC finds it)",
     )
     parser.add_argument(

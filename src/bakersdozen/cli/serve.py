@@ -71,6 +71,10 @@ def run(args: argparse.Namespace) -> int:
 
     limits = ServerLimits(time_limit=args.time_limit, max_nodes=args.max_nodes,
                     memory_mb=args.memory_mb)
+    if sys.stdin is None:  # started with it closed (`<&-`)
+        from ..errors import BakersDozenError
+
+        raise BakersDozenError("standard input is closed")
     source = getattr(sys.stdin, "buffer", sys.stdin)
     out = getattr(sys.stdout, "buffer", None)
     for line, truncated in _lines(source, MAX_LINE_BYTES):

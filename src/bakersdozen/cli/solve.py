@@ -108,7 +108,9 @@ def run(args: argparse.Namespace) -> int:
         name = f"PySol deal {args.deal}" if args.deal is not None else args.file
         write_html(args.html, deal, solution.moves, f"{name}: {len(solution.moves)} moves")
     elif args.html:
-        print(f"note: no winning line, so no page written to {args.html}", file=sys.stderr)
+        why = ("the position is won already, nothing to replay"
+               if solution.verdict is Verdict.SOLVED else "no winning line")
+        print(f"note: {why}, so no page written to {args.html}", file=sys.stderr)
     if args.certificate:
         if solution.verdict is Verdict.UNSOLVABLE:
             print(f"certificate written to {args.certificate}", file=sys.stderr)

@@ -20,10 +20,13 @@ import csv
 import io
 import json
 import os
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import ParseError
 from ..records import FIELDS, Record
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 __all__ = [
     "FORMATS", "SUFFIX_FORMATS", "CSV_FIELDS", "CSV_FIELDS_NO_METHOD", "CSV_FIELDS_0_1",
@@ -90,6 +93,19 @@ def header(format: str) -> str:
     return _csv_line(list(CSV_FIELDS)) if format == "csv" else ""
 
 
+def _rows(reader: Any, path: str) -> Iterator[list[str]]:
+    """The rows of a ``csv.reader``, its ``csv.Error`` (a field over the module's
+    limit of 131072 characters, a NUL) a ParseError naming the line."""
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise ParseError(f"{path}: line {reader.line_num}: not CSV: {error}") from None
+        yield row
+
+
 def csv_columns(data: bytes) -> tuple[str, ...] | None:
     """The columns named by the header row of CSV survey *data*; None if it has none."""
     first = data.split(b"\n", 1)[0].decode("utf-8", "replace").lstrip("\ufeff")
@@ -151,7 +167,8 @@ def parse(path: str, format: str, data: bytes) -> list[Record]:
     records: list[Record] = []
     if format == "csv":
         reader = csv.reader(io.StringIO(text, newline=""))
-        names = next(reader, None)
+        rows = _rows(reader, path)
+        names = next(rows, None)
         if names is None:
             return records
         table = tuple(names) == TABLE_FIELDS
@@ -163,7 +180,7 @@ def parse(path: str, format: str, data: bytes) -> list[Record]:
                 f"{path}: line 1: header {','.join(names)[:200]!r} is not a survey's "
                 f"({','.join(CSV_FIELDS)!r})"
             )
-        for row in reader:
+        for row in rows:
             if not row:
                 continue
             if len(row) != len(names):
@@ -191,4 +208,7 @@ def parse(path: str, format: str, data: bytes) -> list[Record]:
             records.append(Record.from_json(value))
         except (ParseError, ValueError) as error:
             raise ParseError(f"{path}: line {number}: {error}") from None
+        except RecursionError:  # json.loads on deep nesting
+            raise ParseError(f"{path}: line {number}: JSON nested too deeply to be a record") \
+                from None
     return records
