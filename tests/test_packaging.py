@@ -29,3 +29,8 @@ def test_every_subpackage_is_in_the_wheel() -> None:
     }
     assert found - listed == set(), "subpackages missing from pyproject.toml's packages"
     assert listed - found == set(), "pyproject.toml lists packages that do not exist"
+    import bakersdozen
+
+    installed = Path(bakersdozen.__file__).parent.parent
+    assert [name for name in sorted(found)
+            if not installed.joinpath(*name.split("."), "__init__.py").exists()] == []
