@@ -26,8 +26,8 @@ nearest rank).  ``--json`` prints them as the JSON object that
 game, plays :func:`bakersdozen.difficulty.play_greedy` on the first K deals
 (by number) of each grade, and prints a Markdown table: grade, deals, wins,
 the win rate with its 95 % Wilson interval
-(:func:`bakersdozen.stats.wilson_interval`).  Each win is replayed with
-:func:`bakersdozen.check`.
+(:func:`bakersdozen.stats.wilson_interval`); a win is the verdict of
+:func:`bakersdozen.check` on the player's moves.
 
 docs/difficulty.md gives the commands of the full run.
 """
@@ -38,41 +38,18 @@ import argparse
 import json
 import os
 import sys
-import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from bakersdozen.difficulty import (
     DEFAULT_LINE_NODES, DEFAULT_LOOKAHEAD, DEFAULT_MOVE_NODES, GRADES, grade_of, load_cuts,
+    play_deal, rate_deal,
 )
 from bakersdozen.errors import BakersDozenError
 from bakersdozen.rules import PRESETS
 from bakersdozen.stats import percentile, wilson_interval
 
 EXIT_INTERRUPTED = 130
-
-
-def rate_one(game: str, deal: int, line_nodes: int, move_nodes: int) -> dict[str, Any]:
-    """One output line: deal *deal* of *game* rated (runs in a worker)."""
-    from bakersdozen import Deal
-    from bakersdozen.difficulty import rate
-
-    start = time.perf_counter()
-    rating = rate(Deal.pysol(deal, game=game), line_nodes=line_nodes, move_nodes=move_nodes)
-    return {"deal": deal, "game": game, "seconds": round(time.perf_counter() - start, 4),
-            **rating.to_json()}
-
-
-def play_one(game: str, deal: int, seed: int, lookahead: int) -> tuple[int, bool]:
-    """Play deal *deal* of *game* with the player; its win replayed with check()."""
-    from bakersdozen import Deal, check
-    from bakersdozen.difficulty import play_greedy
-
-    position = Deal.pysol(deal, game=game)
-    result = play_greedy(position, seed=seed, lookahead=lookahead)
-    if result.won and not check(position, result.moves).won:  # pragma: no cover
-        raise BakersDozenError(f"deal {deal}: the player's win does not replay")
-    return deal, result.won
 
 
 def read_lines(path: str) -> list[dict[str, Any]]:
@@ -143,7 +120,7 @@ def command_run(args: argparse.Namespace) -> int:
             out.seek(out.tell() - 1)
             if out.read(1) != "\n":
                 out.write("\n")  # end a line cut short, so that the next one stands alone
-        for record in pool_map(rate_one, todo, args.jobs):
+        for record in pool_map(rate_deal, todo, args.jobs):
             out.write(json.dumps(record) + "\n")
             out.flush()
     return 0
@@ -189,7 +166,7 @@ def command_validate(args: argparse.Namespace) -> int:
         for grade in GRADES:
             deals = by_grade.get((game, grade), [])[: args.per_grade]
             tasks = [(game, n, args.seed, args.lookahead) for n in deals]
-            won = sum(w for _n, w in pool_map(play_one, tasks, args.jobs))
+            won = sum(w for _n, w in pool_map(play_deal, tasks, args.jobs))
             if not deals:
                 print(f"| {game} | {grade} | 0 | 0 | - | - |")
                 continue
