@@ -1,7 +1,7 @@
 """Difficulty grades: rate many deals, cut the scores at quartiles, validate with the player.
 
     python results/difficulty.py run      --game G A-B --output FILE [--jobs J]
-                                          [--line-nodes N] [--move-nodes N]
+                                          [--line-nodes N] [--move-nodes N] [--shortest-nodes N]
     python results/difficulty.py cuts     FILE [FILE ...] [--json]
     python results/difficulty.py validate FILE --cuts CUTS.json [--per-grade K]
                                           [--lookahead L] [--seed S] [--jobs J]
@@ -42,8 +42,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from bakersdozen.difficulty import (
-    DEFAULT_LINE_NODES, DEFAULT_LOOKAHEAD, DEFAULT_MOVE_NODES, GRADES, grade_of, load_cuts,
-    play_deal, rate_deal,
+    DEFAULT_LINE_NODES, DEFAULT_LOOKAHEAD, DEFAULT_MOVE_NODES, DEFAULT_SHORTEST_NODES, GRADES,
+    grade_of, load_cuts, play_deal, rate_deal,
 )
 from bakersdozen.errors import BakersDozenError
 from bakersdozen.rules import PRESETS
@@ -108,9 +108,9 @@ def command_run(args: argparse.Namespace) -> int:
     done = {
         r["deal"] for r in read_lines(args.output)
         if r.get("game") == args.game and r.get("line_nodes") == args.line_nodes
-        and r.get("move_nodes") == args.move_nodes
+        and r.get("move_nodes") == args.move_nodes and r.get("shortest_nodes") == args.shortest_nodes
     }
-    todo = [(args.game, n, args.line_nodes, args.move_nodes)
+    todo = [(args.game, n, args.line_nodes, args.move_nodes, args.shortest_nodes)
             for n in DealRange(args.deals) if n not in done]
     print(f"{args.game} {args.deals}: {len(done)} deals already in {args.output}, "
           f"{len(todo)} to rate", file=sys.stderr)
@@ -202,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--jobs", type=_positive, default=1)
     run.add_argument("--line-nodes", type=_positive, default=DEFAULT_LINE_NODES)
     run.add_argument("--move-nodes", type=_positive, default=DEFAULT_MOVE_NODES)
+    run.add_argument("--shortest-nodes", type=_positive, default=DEFAULT_SHORTEST_NODES)
     cuts = sub.add_parser("cuts", help="quartile cut-points of the scores")
     cuts.add_argument("files", nargs="+", metavar="FILE")
     cuts.add_argument("--json", action="store_true")

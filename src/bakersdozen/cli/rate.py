@@ -30,7 +30,7 @@ def _deal_or_file(text: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from ..difficulty import DEFAULT_LINE_NODES, DEFAULT_MOVE_NODES
+    from ..difficulty import DEFAULT_LINE_NODES, DEFAULT_MOVE_NODES, DEFAULT_SHORTEST_NODES
 
     parser.add_argument(
         "deal", type=_deal_or_file, metavar="N|BOARD",
@@ -39,7 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--line-nodes", type=positive_int, default=DEFAULT_LINE_NODES, metavar="N",
-        help=f"positions the search for the winning line may generate (default {DEFAULT_LINE_NODES})",
+        help=f"positions the search that decides the deal may generate (default {DEFAULT_LINE_NODES})",
+    )
+    parser.add_argument(
+        "--shortest-nodes", type=positive_int, default=DEFAULT_SHORTEST_NODES, metavar="N",
+        help="positions the search for the shortest line may generate beyond the decision's "
+        f"(default {DEFAULT_SHORTEST_NODES})",
     )
     parser.add_argument(
         "--move-nodes", type=positive_int, default=DEFAULT_MOVE_NODES, metavar="N",
@@ -77,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
         deal, kings_moved = read_board(args.deal, rules)
         if kings_moved:
             print(KINGS_NOTE, file=sys.stderr)
-    rating = rate(deal, line_nodes=args.line_nodes, move_nodes=args.move_nodes, cuts=cuts)
+    rating = rate(deal, line_nodes=args.line_nodes, move_nodes=args.move_nodes,
+                  shortest_nodes=args.shortest_nodes, cuts=cuts)
     if args.json:
         import json
 
