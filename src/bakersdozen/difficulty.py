@@ -92,8 +92,8 @@ DEFAULT_SHORTEST_NODES: Final = 1_000_000
 DEFAULT_MOVE_NODES: Final = 100_000
 #: The grades, easiest first; the cut-points between them are three scores.
 GRADES: Final = ("easy", "medium", "hard", "expert")
-#: The player's look-ahead, in moves (docs/difficulty.md, "Measured": deeper did not win more).
-DEFAULT_LOOKAHEAD: Final = 1
+#: The player's look-ahead, in moves (docs/difficulty.md, "Measured": 2 won more than 1).
+DEFAULT_LOOKAHEAD: Final = 2
 #: The player gives up (lost) after this many moves.
 MAX_PLAYER_MOVES: Final = 1000
 
