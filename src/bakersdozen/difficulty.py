@@ -1,11 +1,11 @@
 """How hard a winnable deal is for a person, measured by the engine; and a player without a solver.
 
-The measure (:func:`measure`, :func:`rate`; docs/difficulty.md)
-----------------------------------------------------------------
+The measure (:func:`~bakersdozen.rate`; docs/difficulty.md)
+-----------------------------------------------------------
 1. **A winning line.**  The default search (``solve(method="dfs")``) with
    at most ``line_nodes`` positions decides the deal.  If it wins, under
    Baker's Dozen's play (Good Measure too,
-   :func:`~bakersdozen.solver.plays_shortest`) ``solve(method="shortest")``
+   ``bakersdozen.solver.plays_shortest``) ``solve(method="shortest")``
    looks for the line with the fewest moves with ``shortest_nodes`` more
    positions than the decision took: if IDA* proves one, that line is used
    (``line_kind="shortest"``), else the default search's line
@@ -54,7 +54,7 @@ checker's.  Its policy, at each turn:
    best :func:`evaluate` reachable with it followed by up to
    ``lookahead - 1`` further moves (foundation moves are played at once
    after each move, as in 1.); the best move is played, ties broken by a
-   :class:`random.Random` seeded with *seed*.
+   ``random.Random`` seeded with *seed*.
 3. It loses when no such move is left, or after ``MAX_PLAYER_MOVES`` moves.
 
 :func:`evaluate` counts the cards home (weight 10) less the cards that
@@ -100,7 +100,7 @@ MAX_PLAYER_MOVES: Final = 1000
 
 @frozen_value
 class Step:
-    """One position of the line :func:`rate` followed.
+    """One position of the line :func:`~bakersdozen.rate` followed.
 
     Attributes
     ----------
@@ -119,7 +119,7 @@ class Step:
 
 @frozen_value
 class Rating:
-    """The difficulty of one deal (:func:`rate`).
+    """The difficulty of one deal (:func:`~bakersdozen.rate`).
 
     Attributes
     ----------
@@ -129,7 +129,7 @@ class Rating:
     score : float or None
         Bits (module documentation); None unless SOLVED.
     grade : str or None
-        One of :data:`GRADES` when cut-points were given, else None.
+        One of ``GRADES`` when cut-points were given, else None.
     line_kind : str or None
         ``"shortest"`` (proven fewest moves) or ``"default"`` (the default
         search's line); None unless SOLVED.
@@ -444,7 +444,7 @@ def play_greedy(deal: Deal, seed: int = 0, lookahead: int = DEFAULT_LOOKAHEAD) -
     deal : Deal
         Any position, played by ``deal.rules``.
     seed : int
-        Seeds the tie-breaks (:class:`random.Random`); the same seed gives
+        Seeds the tie-breaks (``random.Random``); the same seed gives
         the same game.
     lookahead : int
         Moves looked ahead, 1..4 (1: the best position after one move).
