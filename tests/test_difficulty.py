@@ -6,6 +6,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import os
+import subprocess
 import random
 import sys
 from pathlib import Path
@@ -354,3 +356,38 @@ def test_step_json_shape() -> None:
     step = Step(3, (), ())
     rating = Rating(Verdict.SOLVED, score=0.0, steps=(step,))
     assert rating.to_json()["steps"] == [{"legal": 3, "losing": [], "unknown": []}]
+
+
+@pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
+def test_a_stopped_run_keeps_its_finished_deals_and_resumes(how: str, tmp_path: Path) -> None:
+    import signal
+    import time
+
+    from children import started
+
+    output = tmp_path / "bd.jsonl"
+    argv = [sys.executable, str(ROOT / "results" / "difficulty.py"), "run", "1-200",
+            "--game", "bakers_dozen", "--output", str(output), "--jobs", "2"]
+    with started(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and len(_batch().read_lines(str(output))) < 2:
+            time.sleep(0.1)
+        assert len(_batch().read_lines(str(output))) >= 2
+        if how == "SIGINT":  # Ctrl-C at the terminal: the whole group
+            os.killpg(process.pid, signal.SIGINT)
+            _out, err = process.communicate(timeout=60)
+            assert process.returncode == 130 and "difficulty.py run: interrupted" in err
+            assert "Traceback" not in err
+        else:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(30)
+    done = _batch().read_lines(str(output))
+    assert len({r["deal"] for r in done}) == len(done) >= 2
+    for record in done[:2]:  # the lines written are whole and right
+        expected = rate(Deal.pysol(record["deal"])).to_json()
+        assert {k: record[k] for k in expected} == expected
+    # a resumed run skips them
+    batch = _batch()
+    assert batch.main(["run", ",".join(str(r["deal"]) for r in done), "--game", "bakers_dozen",
+                       "--output", str(output)]) == 0
+    assert len(batch.read_lines(str(output))) == len(done)
