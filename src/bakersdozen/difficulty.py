@@ -304,12 +304,11 @@ def rate(
     shortest_nodes = _positive_int("shortest_nodes", shortest_nodes)
     if cuts is not None:
         _check_cuts(cuts)
-    budgets = {"line_nodes": line_nodes, "shortest_nodes": shortest_nodes,
-               "move_nodes": move_nodes}
     found = solve(deal, time_limit=None, max_nodes=line_nodes, memory_mb=memory_mb, seed=0)
     nodes = found.nodes
     if found.verdict is not Verdict.SOLVED:
-        return Rating(found.verdict, nodes=nodes, **budgets)
+        return Rating(found.verdict, nodes=nodes, line_nodes=line_nodes,
+                      shortest_nodes=shortest_nodes, move_nodes=move_nodes)
     line, kind = found.moves, "default"
     if plays_shortest(deal.rules) and line:
         # the same default search again (it repeats exactly), then IDA* with shortest_nodes
@@ -365,7 +364,7 @@ def rate(
         line_kind=kind, line=line, positions=len(line), choices=choices, moves=total,
         losing=losing, unknown=unknown, narrow=narrow,
         losing_share=round(losing / total, 6) if total else 0.0, nodes=nodes, steps=tuple(steps),
-        **budgets,
+        line_nodes=line_nodes, shortest_nodes=shortest_nodes, move_nodes=move_nodes,
     )
 
 
