@@ -25,6 +25,9 @@ The public API (the rules and formats are described in the repository's ``docs/`
 - :func:`winnable`, :func:`winnable_deals`, :class:`Winnability`: winnable
   deal numbers from the published tables shipped with the package
   (:mod:`bakersdozen.winnability`, loaded on first use);
+- :func:`rate`, :class:`Rating`: how hard a winnable deal is, from the
+  moves along a winning line that lose (:mod:`bakersdozen.difficulty`,
+  loaded on first use);
 - :class:`BakersDozenError`, the root of the package's errors, and beneath
   it :class:`ArgumentError` (a value out of range; :class:`PositionError`
   for cards that are not a position), :class:`ParseError`,
@@ -81,6 +84,8 @@ __all__ = [
     "Winnability",
     "verify_certificate",
     "CertificateReport",
+    "rate",
+    "Rating",
     "BakersDozenError",
     "ArgumentError",
     "PositionError",
@@ -104,6 +109,8 @@ _LAZY = {
     "Winnability": ("bakersdozen.winnability", "Winnability"),
     "verify_certificate": ("bakersdozen.verify", "verify_certificate"),
     "CertificateReport": ("bakersdozen.verify", "CertificateReport"),
+    "rate": ("bakersdozen.difficulty", "rate"),
+    "Rating": ("bakersdozen.difficulty", "Rating"),
 }
 
 

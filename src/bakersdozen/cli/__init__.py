@@ -7,10 +7,10 @@ No library module imports this package.  A command module imports the
 library lazily, inside ``run``, so ``bakersdozen solve`` loads neither the
 survey nor the benchmark.
 
-Exit status: 0 success (``serve``: the end of its input); 1 unsolvable (``solve``), lost (``hint``,
+Exit status: 0 success (``serve``: the end of its input); 1 unsolvable (``solve``, ``rate``), lost (``hint``,
 ``review``) or a worker process died
 (``survey``, ``bench``); 2 bad input, or a file or the output that cannot
-be read or written; 3 unknown (``solve``, ``hint``, ``review``: a limit
+be read or written; 3 unknown (``solve``, ``rate``, ``hint``, ``review``: a limit
 stopped the search); 4 the Dask scheduler cannot be reached or was lost
 (``survey``);
 130 interrupted (Ctrl-C); 141 the output is a pipe whose reader has gone
@@ -53,6 +53,7 @@ COMMANDS: dict[str, str] = {
     "review": "find the first move after which a played game could no longer be won",
     "replay": "write a self-contained HTML page that replays a move list",
     "play": "play a deal in the browser, with hints and a live 'still winnable' status",
+    "rate": "rate how hard a winnable deal is: the moves along a winning line that lose",
     "survey": "solve many deals, write one record per deal, summarise",
     "report": "write a self-contained HTML page of a survey's figures",
     "pysolfc": "install (or uninstall) the plug-in that makes PySolFC's Solver dialog use this solver",

@@ -1,0 +1,393 @@
+"""The difficulty measure, the player without a solver, ``bakersdozen rate`` and
+``results/difficulty.py``: against brute force, the checker and hand-made cases."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import os
+import subprocess
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bakersdozen
+from bakersdozen import ArgumentError, Deal, Verdict, check, legal_moves, solve
+from bakersdozen.cli import main
+from bakersdozen.difficulty import (
+    GRADES, Rating, Step, evaluate, grade_of, load_cuts, play_greedy, rate,
+)
+from brute import brute_force_solvable, shortest_win_length
+from conftest import initial_deals
+from reference import pack, stable_deal
+
+ROOT = Path(__file__).resolve().parent.parent
+MEMORY_MB = 64
+
+
+def _batch():
+    """results/difficulty.py, imported as a module."""
+    spec = importlib.util.spec_from_file_location("difficulty_batch", ROOT / "results" / "difficulty.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _winnable_reduced(seed: int, ranks: int = 5) -> Deal:
+    """The first winnable reduced-pack deal from *seed* on (brute force decides)."""
+    rng = random.Random(seed)
+    while True:
+        cards = pack(ranks)
+        rng.shuffle(cards)
+        deal = stable_deal(cards, ranks)
+        if brute_force_solvable(deal):
+            return deal
+
+
+def _assert_against_brute_force(deal: Deal, rating: Rating) -> None:
+    """Every move the rating calls losing is unwinnable by brute force, and vice versa."""
+    assert rating.verdict is Verdict.SOLVED
+    assert check(deal, rating.line).won
+    assert rating.unknown == 0
+    position = deal
+    assert len(rating.steps) == len(rating.line) == rating.positions
+    for step, played in zip(rating.steps, rating.line):
+        options = legal_moves(position)
+        assert step.legal == len(options)
+        truly_losing = {
+            move for move in options if not brute_force_solvable(check(position, [move]).position)
+        }
+        assert set(step.losing) == truly_losing
+        assert played not in truly_losing
+        position = check(position, [played]).position
+
+
+@settings(max_examples=12, deadline=None)
+@given(initial_deals(st.integers(3, 5)))
+def test_losing_moves_agree_with_brute_force(deal: Deal) -> None:
+    rating = rate(deal, memory_mb=MEMORY_MB)
+    if not brute_force_solvable(deal):
+        assert rating.verdict is Verdict.UNSOLVABLE and rating.score is None
+        return
+    _assert_against_brute_force(deal, rating)
+    if rating.line_kind == "shortest":
+        assert rating.positions == shortest_win_length(deal)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_winnable_reduced_deals_with_losing_moves(seed: int) -> None:
+    deal = _winnable_reduced(seed, ranks=6)
+    rating = rate(deal, memory_mb=MEMORY_MB)
+    _assert_against_brute_force(deal, rating)
+
+
+def test_the_numbers_follow_from_the_steps() -> None:
+    losing = narrow = 0
+    for seed in range(8):
+        deal = _winnable_reduced(100 + seed)
+        rating = rate(deal, memory_mb=MEMORY_MB)
+        steps = rating.steps
+        assert rating.moves == sum(s.legal for s in steps)
+        assert rating.losing == sum(len(s.losing) for s in steps)
+        assert rating.choices == sum(1 for s in steps if s.legal >= 2)
+        assert rating.narrow == sum(1 for s in steps if s.legal >= 2 and s.legal - len(s.losing) == 1)
+        expected = sum(math.log2(s.legal / (s.legal - len(s.losing))) for s in steps)
+        assert rating.score == pytest.approx(expected, abs=1e-6)
+        assert rating.losing_share == pytest.approx(rating.losing / rating.moves, abs=1e-6)
+        losing += rating.losing
+        narrow += rating.narrow
+    assert losing > 0 and narrow > 0  # the deals exercise the counts
+
+
+def test_a_full_deal_with_losing_moves_along_its_line() -> None:
+    deal = Deal.pysol(2)
+    rating = rate(deal, memory_mb=MEMORY_MB)
+    assert rating.verdict is Verdict.SOLVED and check(deal, rating.line).won
+    assert rating.losing > 0 and rating.score > 0
+    position = deal
+    for step, played in zip(rating.steps, rating.line):
+        for move in step.losing:  # each proven lost by another search (another move order)
+            after = check(position, [move]).position
+            again = solve(after, time_limit=None, max_nodes=2_000_000, seed=777, memory_mb=MEMORY_MB)
+            assert again.verdict is Verdict.UNSOLVABLE
+        position = check(position, [played]).position
+
+
+def test_rating_is_deterministic() -> None:
+    deal = Deal.pysol(2)
+    first = rate(deal, memory_mb=MEMORY_MB)
+    second = rate(deal, memory_mb=MEMORY_MB)
+    assert first == second and first.to_json() == second.to_json()
+    assert bakersdozen.rate is rate and bakersdozen.Rating is Rating
+
+
+def test_unsolvable_and_unknown_deals_have_no_score() -> None:
+    lost = rate(Deal.pysol(64), memory_mb=MEMORY_MB)
+    assert lost.verdict is Verdict.UNSOLVABLE and lost.score is None and lost.line == ()
+    assert str(lost).startswith("unsolvable")
+    stopped = rate(Deal.pysol(417), line_nodes=1000, memory_mb=MEMORY_MB)
+    assert stopped.verdict is Verdict.UNKNOWN and stopped.score is None and stopped.grade is None
+    assert str(stopped).startswith("unknown: not decided within 1000 positions")
+
+
+def test_moves_left_open_by_their_budget_are_unknown_never_losing() -> None:
+    deal = Deal.pysol(2)
+    full = rate(deal, memory_mb=MEMORY_MB)
+    starved = rate(deal, move_nodes=1, memory_mb=MEMORY_MB)
+    assert starved.line == full.line
+    assert starved.unknown > 0
+    for poor, rich in zip(starved.steps, full.steps):
+        # with one position per solve only a deadlock proves a loss; the rest are unknown
+        assert set(poor.losing) <= set(rich.losing)
+        assert set(poor.unknown).isdisjoint(poor.losing)
+        assert set(rich.losing) <= set(poor.losing) | set(poor.unknown)
+    assert starved.score <= full.score  # unknown moves count as not losing: a lower bound
+
+
+def test_grades_from_cut_points() -> None:
+    cuts = (0.5, 1.0, 2.0)
+    assert [grade_of(x, cuts) for x in (0.0, 0.5, 0.7, 1.0, 1.5, 2.0, 9.0)] == [
+        "easy", "easy", "medium", "medium", "hard", "hard", "expert"]
+    rating = rate(Deal.pysol(2), cuts=cuts, memory_mb=MEMORY_MB)
+    assert rating.grade == grade_of(rating.score, cuts) and rating.grade in GRADES
+    assert rate(Deal.pysol(2), memory_mb=MEMORY_MB).grade is None
+
+
+@pytest.mark.parametrize(("cuts", "error", "words"), [
+    ((1.0, 2.0), ArgumentError, "cut-points must be 3 numbers"),
+    ((2.0, 1.0, 3.0), ArgumentError, "increasing order"),
+    ((1.0, math.nan, 3.0), ArgumentError, "finite"),
+    ((1.0, "2", 3.0), TypeError, "must be numbers"),
+    (5, TypeError, "sequence of three numbers"),
+])
+def test_bad_cut_points(cuts: object, error: type, words: str) -> None:
+    with pytest.raises(error, match=words):
+        grade_of(1.0, cuts)  # type: ignore[arg-type]
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(TypeError, match="needs a Deal"):
+        rate("deal 1")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="line_nodes must be an int"):
+        rate(Deal.pysol(1), line_nodes=True)
+    with pytest.raises(ArgumentError, match="move_nodes must be in 1"):
+        rate(Deal.pysol(1), move_nodes=0)
+    with pytest.raises(ArgumentError, match="lookahead must be in 1..4"):
+        play_greedy(Deal.pysol(1), lookahead=0)
+    with pytest.raises(TypeError, match="seed must be an int"):
+        play_greedy(Deal.pysol(1), seed=1.5)  # type: ignore[arg-type]
+
+
+# --- the player
+
+
+def test_the_players_games_replay_and_repeat() -> None:
+    wins = 0
+    for number in range(1, 13):
+        deal = Deal.pysol(number)
+        game = play_greedy(deal, seed=3)
+        replay = check(deal, game.moves)
+        assert replay.won == game.won
+        wins += game.won
+        if not game.won:  # it stopped where it had no new position left, or at its move cap
+            assert not replay.position.is_won
+        assert play_greedy(deal, seed=3) == game
+    assert wins > 0  # deal 4 is won under the default policy
+
+
+def test_the_player_on_reduced_packs_never_claims_a_lost_deal() -> None:
+    won = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        cards = pack(4)
+        rng.shuffle(cards)
+        deal = stable_deal(cards, 4)
+        game = play_greedy(deal, seed=seed, lookahead=2)
+        assert check(deal, game.moves).won == game.won
+        if game.won:
+            assert brute_force_solvable(deal)
+            won += 1
+    assert won > 0
+
+
+def test_evaluate_counts_home_cards_and_blocking_cards() -> None:
+    def blocking(position: Deal) -> int:
+        return sum(
+            any(below.rank < card.rank for below in column[:i])
+            for column in position.columns for i, card in enumerate(column)
+        )
+
+    deal = Deal.pysol(1)
+    line = solve(deal).moves
+    for k in range(0, len(line), 7):
+        position = check(deal, line[:k]).position
+        assert evaluate(position) == 10 * sum(position.foundations) - blocking(position)
+    assert evaluate(check(deal, line).position) == 10 * 52
+
+
+# --- bakersdozen rate
+
+
+def test_rate_command_json_and_text(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["rate", "2", "--json"]) == 0
+    out, _err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["game"] == "bakers_dozen" and data["verdict"] == "solved"
+    assert data == {"game": "bakers_dozen", **rate(Deal.pysol(2)).to_json()}
+    board = tmp_path / "deal2.txt"
+    board.write_text(Deal.pysol(2).to_text(), encoding="utf-8")
+    assert main(["rate", str(board)]) == 0
+    out, _err = capsys.readouterr()
+    assert out.startswith("score: ") and "grade: none (no cut-points)" in out
+    cuts = tmp_path / "cuts.json"
+    cuts.write_text(json.dumps({"bakers_dozen": [0.1, 0.2, 0.3]}), encoding="utf-8")
+    assert main(["rate", "2", "--cuts", str(cuts), "--json"]) == 0
+    out, _err = capsys.readouterr()
+    assert json.loads(out)["grade"] == grade_of(data["score"], (0.1, 0.2, 0.3))
+
+
+def test_rate_command_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rate", "64"]) == 1
+    assert capsys.readouterr()[0].startswith("unsolvable")
+    assert main(["rate", "417", "--line-nodes", "1000", "--json"]) == 3
+    assert json.loads(capsys.readouterr()[0])["verdict"] == "unknown"
+    assert main(["rate", "1", "--game", "good_measure", "--json"]) == 1  # deal 1 of Good Measure
+    assert json.loads(capsys.readouterr()[0])["game"] == "good_measure"
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["rate", "0"], "argument N|BOARD: a PySol deal number must be at least 1"),
+    (["rate", "/no/such/board"], "/no/such/board: cannot read"),
+    (["rate", "1", "--move-nodes", "0"], "argument --move-nodes:"),
+    (["rate", "1", "--game", "klondike"], ""),
+    (["rate", "1", "--cuts", "/no/such/cuts.json"], "cannot read '/no/such/cuts.json'"),
+    (["rate", "1", "--cuts", "CUTS_OTHER"], "no cut-points for 'bakers_dozen'"),
+    (["rate", "1", "--cuts", "CUTS_BAD"], "not JSON"),
+])
+def test_rate_command_errors(argv: list[str], words: str, tmp_path: Path,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"good_measure": [1, 2, 3]}), encoding="utf-8")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    argv = [{"CUTS_OTHER": str(other), "CUTS_BAD": str(bad)}.get(word, word) for word in argv]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("bakersdozen rate: error: ") and err.count("\n") == 1, err
+    assert words in err
+    assert out == ""
+
+
+def test_load_cuts_checks_each_game(tmp_path: Path) -> None:
+    path = tmp_path / "cuts.json"
+    path.write_text(json.dumps({"bakers_dozen": [3, 2, 1]}), encoding="utf-8")
+    with pytest.raises(ArgumentError, match="'bakers_dozen': cut-points must be in increasing"):
+        load_cuts(str(path))
+    path.write_text("[1, 2, 3]", encoding="utf-8")
+    with pytest.raises(ArgumentError, match="must be a JSON object"):
+        load_cuts(str(path))
+
+
+# --- results/difficulty.py
+
+
+def test_batch_run_resumes_cuts_and_validates(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                              ) -> None:
+    batch = _batch()
+    output = tmp_path / "bd.jsonl"
+    assert batch.main(["run", "1-2", "--game", "bakers_dozen", "--output", str(output)]) == 0
+    lines = output.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["deal"] for line in lines] == [1, 2]
+    for line in lines:
+        record = json.loads(line)
+        expected = rate(Deal.pysol(record["deal"])).to_json()
+        assert {k: record[k] for k in expected} == expected
+    # a run killed while writing deal 3's line: the cut line is ignored and deal 3 rated again
+    with open(output, "a", encoding="utf-8") as stream:
+        stream.write('{"deal": 3, "game": "bakers_dozen", "sco')
+    assert batch.main(["run", "1-5", "--game", "bakers_dozen", "--output", str(output),
+                       "--jobs", "2"]) == 0
+    err = capsys.readouterr()[1]
+    assert "2 deals already in" in err and "3 to rate" in err
+    records = batch.read_lines(str(output))
+    assert sorted(r["deal"] for r in records) == [1, 2, 3, 4, 5]
+    assert all(r["verdict"] == "solved" for r in records)
+    # the same run again rates nothing
+    assert batch.main(["run", "1-5", "--game", "bakers_dozen", "--output", str(output)]) == 0
+    assert "0 to rate" in capsys.readouterr()[1]
+    assert len(batch.read_lines(str(output))) == 5
+
+    assert batch.main(["cuts", str(output), "--json"]) == 0
+    cuts = json.loads(capsys.readouterr()[0])
+    scores = sorted(r["score"] for r in records)
+    assert cuts == {"bakers_dozen": [scores[1], scores[2], scores[3]]}  # nearest-rank quartiles
+    cuts_file = tmp_path / "cuts.json"
+    cuts_file.write_text(json.dumps(cuts), encoding="utf-8")
+    assert batch.main(["validate", str(output), "--cuts", str(cuts_file), "--per-grade", "1"]) == 0
+    table = capsys.readouterr()[0].splitlines()
+    rows = [line.split("|")[1:-1] for line in table if line.startswith("| bakers_dozen")]
+    assert [row[1].strip() for row in rows] == list(GRADES)
+    graded = {grade_of(r["score"], cuts["bakers_dozen"]) for r in records}
+    for row in rows:
+        deals = int(row[2])
+        assert deals == (1 if row[1].strip() in graded else 0)
+
+
+def test_batch_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    batch = _batch()
+    assert batch.main(["cuts", str(tmp_path / "none.jsonl")]) == 2
+    assert "no such file" in capsys.readouterr()[1]
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    assert batch.main(["cuts", str(empty)]) == 2
+    assert "no rated (solved) deal" in capsys.readouterr()[1]
+    with pytest.raises(SystemExit):
+        batch.main(["run", "1-2", "--game", "klondike", "--output", str(empty)])
+    assert "unknown game 'klondike'" in capsys.readouterr()[1]
+
+
+def test_step_json_shape() -> None:
+    step = Step(3, (), ())
+    rating = Rating(Verdict.SOLVED, score=0.0, steps=(step,))
+    assert rating.to_json()["steps"] == [{"legal": 3, "losing": [], "unknown": []}]
+
+
+@pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
+def test_a_stopped_run_keeps_its_finished_deals_and_resumes(how: str, tmp_path: Path) -> None:
+    import signal
+    import time
+
+    from children import started
+
+    output = tmp_path / "bd.jsonl"
+    argv = [sys.executable, str(ROOT / "results" / "difficulty.py"), "run", "1-200",
+            "--game", "bakers_dozen", "--output", str(output), "--jobs", "2"]
+    with started(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and len(_batch().read_lines(str(output))) < 2:
+            time.sleep(0.1)
+        assert len(_batch().read_lines(str(output))) >= 2
+        if how == "SIGINT":  # Ctrl-C at the terminal: the whole group
+            os.killpg(process.pid, signal.SIGINT)
+            _out, err = process.communicate(timeout=60)
+            assert process.returncode == 130 and "difficulty.py run: interrupted" in err
+            assert "Traceback" not in err
+        else:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(30)
+    done = _batch().read_lines(str(output))
+    assert len({r["deal"] for r in done}) == len(done) >= 2
+    for record in done[:2]:  # the lines written are whole and right
+        expected = rate(Deal.pysol(record["deal"])).to_json()
+        assert {k: record[k] for k in expected} == expected
+    # a resumed run skips them
+    batch = _batch()
+    assert batch.main(["run", ",".join(str(r["deal"]) for r in done), "--game", "bakers_dozen",
+                       "--output", str(output)]) == 0
+    assert len(batch.read_lines(str(output))) == len(done)
