@@ -695,12 +695,24 @@ def _check(deal: Deal, path: str | os.PathLike[str]) -> tuple[int, int, int]:
         stated = header.get("positions")
         if not isinstance(stated, int) or isinstance(stated, bool) or stated < 0:
             raise _Invalid(f"the header's position count {stated!r} is not a count", len(MAGIC))
+        stated_layers = header.get("layers")
+        if (not isinstance(stated_layers, int) or isinstance(stated_layers, bool)
+                or stated_layers < 0):
+            raise _Invalid(f"the header's layer count {stated_layers!r} is not a count",
+                           len(MAGIC))
         if header.get("start") == "dead":
+            if stated_layers != 0:
+                raise _Invalid(f"a deal declared dead has no layers, not {stated_layers}",
+                               len(MAGIC))
             return _check_dead_start(header, start, ranks, stated, "deadlock" in lemmas)
         stream.seek(body_start)
         compression = header.get("compression")
         body = _Body(stream, compression if isinstance(compression, str) else "?")
-        return _check_body(body, frame, start, stated, set(lemmas))
+        members, layers, peak = _check_body(body, frame, start, stated, set(lemmas))
+        if layers != stated_layers:
+            raise _Invalid(f"the header says {stated_layers} layers, the body holds {layers}",
+                           len(MAGIC))
+        return members, layers, peak
 
 
 def _check_dead_start(header: dict[str, object], start: Position, ranks: int, stated: int,
