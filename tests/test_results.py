@@ -25,11 +25,11 @@ RESULTS = Path(str(resources.files("bakersdozen").joinpath("tables")))
 #: file -> (game, first deal, last deal)
 TABLES = {
     "bakers_dozen.csv.gz": ("bakers_dozen", 1, 100_000),
-    "good_measure.csv.gz": ("good_measure", 1, 10_000),
-    "spanish_patience.csv.gz": ("spanish_patience", 1, 10_000),
-    "spanish_patience_ii.csv.gz": ("spanish_patience_ii", 1, 10_000),
-    "portuguese_solitaire.csv.gz": ("portuguese_solitaire", 1, 10_000),
-    "castles_in_spain.csv.gz": ("castles_in_spain", 1, 10_000),
+    "good_measure.csv.gz": ("good_measure", 1, 32_000),
+    "spanish_patience.csv.gz": ("spanish_patience", 1, 32_000),
+    "spanish_patience_ii.csv.gz": ("spanish_patience_ii", 1, 32_000),
+    "portuguese_solitaire.csv.gz": ("portuguese_solitaire", 1, 32_000),
+    "castles_in_spain.csv.gz": ("castles_in_spain", 1, 32_000),
 }
 
 
