@@ -91,7 +91,10 @@ def empty_moves(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _argv(command: str, board: Path, moves: Path) -> list[str]:
-    limits = ["--time-limit", "2", "--memory-mb", "64"]
+    # the time limit must be what stops the search, past the line's first second:
+    # the proof phase alone fills 64 MiB in about a second on an idle core
+    memory = "1024" if command == "proof" else "64"
+    limits = ["--time-limit", "2", "--memory-mb", memory]
     if command == "solve":
         return ["solve", "--deal", str(HARD), *limits]
     if command == "proof":
