@@ -33,10 +33,6 @@ __all__ = [
     "Winnability", "TableError", "winnable", "winnable_deals", "table_range", "table_games",
 ]
 
-#: Where a :class:`Winnability` came from.
-SOURCES = ("table", "solve")
-
-
 class TableError(BakersDozenError, ValueError):
     """A request the published tables cannot answer (a range outside them, too few deals)."""
 

@@ -22,22 +22,24 @@ HELP = "answer JSON requests (solve, hint, review...), one a line, on standard i
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from ..protocol import DEFAULT_LIMITS as default  # the server's defaults, stated once
+
     parser.add_argument(
         "--stdio", action="store_true", required=True,
         help="read requests from standard input, write responses to standard output "
         "(the one transport so far)",
     )
     parser.add_argument(
-        "--time-limit", type=time_limit, default=10.0, metavar="SECONDS",
+        "--time-limit", type=time_limit, default=default.time_limit, metavar="SECONDS",
         help="the most wall-clock seconds a search may take, and what a request that names no "
         "limit gets; > 0 and below 1e15, or 'none' (default 10)",
     )
     parser.add_argument(
-        "--max-nodes", type=positive_int, default=100_000_000, metavar="N",
+        "--max-nodes", type=positive_int, default=default.max_nodes, metavar="N",
         help="the most positions a search may generate, 1..2**64-1 (default 100000000)",
     )
     parser.add_argument(
-        "--memory-mb", type=memory_mb, default=512.0, metavar="MB",
+        "--memory-mb", type=memory_mb, default=default.memory_mb, metavar="MB",
         help="the most MiB a search may use, 1..1048576 (default 512)",
     )
 
