@@ -71,7 +71,7 @@ from .check import check
 from .errors import ArgumentError, BakersDozenError
 from .model import Deal, Move
 from .solution import Verdict
-from .solver import _check_limit, deadlock, legal_moves, plays_shortest, solve
+from .solver import _check_limit, _decide, deadlock, legal_moves, plays_shortest, solve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -334,12 +334,11 @@ def rate(
             if deadlock(after):
                 lost_moves.append(move)
                 continue
-            outcome = solve(after, time_limit=None, max_nodes=move_nodes, memory_mb=memory_mb,
-                            seed=0, verify=False)
-            nodes += outcome.nodes
-            if outcome.verdict is Verdict.UNSOLVABLE:
+            verdict, searched = _decide(after, move_nodes, memory_mb)
+            nodes += searched
+            if verdict is Verdict.UNSOLVABLE:
                 lost_moves.append(move)
-            elif outcome.verdict is Verdict.UNKNOWN:
+            elif verdict is Verdict.UNKNOWN:
                 unknown_moves.append(move)
         count = len(options)
         lost_here = len(lost_moves)

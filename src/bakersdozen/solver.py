@@ -783,6 +783,24 @@ def solve(
     return Solution(Verdict.UNKNOWN, (), nodes, seconds, _REASONS[status], rounds)
 
 
+def _decide(deal: Deal, max_nodes: int, memory_mb: float) -> tuple[Verdict, int]:
+    """The verdict of the default search on *deal* (by ``deal.rules``) and the
+    positions it generated, with seed 0, no time limit and at most
+    *max_nodes* positions: what :func:`solve` answers with those arguments,
+    without building, shortening or checking a winning line.  For callers
+    that need only the verdict, many times over (:func:`bakersdozen.rate`).
+    """
+    search = _search.DepthFirstSearch(*_engine_args(deal), memory_mb=float(memory_mb))
+    status, _raw, nodes, _rounds, _entries = search.run(
+        time_limit=0.0, max_nodes=max_nodes, seed=0, progress=None)
+    del search
+    if status == _search.SOLVED:
+        return Verdict.SOLVED, nodes
+    if status == _search.UNSOLVABLE:
+        return Verdict.UNSOLVABLE, nodes
+    return Verdict.UNKNOWN, nodes
+
+
 # ---------------------------------------------------------------------------
 # Removing pointless moves from a winning line
 # ---------------------------------------------------------------------------
