@@ -31,7 +31,7 @@ if os.name == "nt":
 else:
     compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
 
-MODULES = ["_position", "_table", "_search", "_shortest", "_layers"]
+MODULES = ["_position", "_table", "_search", "_shortest", "_layers", "_player"]
 
 extensions = [
     Extension(
