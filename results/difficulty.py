@@ -4,7 +4,8 @@
                                           [--line-nodes N] [--move-nodes N] [--shortest-nodes N]
     python results/difficulty.py cuts     FILE [FILE ...] [--json]
     python results/difficulty.py validate FILE --cuts CUTS.json [--per-grade K]
-                                          [--lookahead L] [--seed S] [--jobs J]
+                                          [--player rollouts|greedy] [--rollouts R]
+                                          [--playout-moves M] [--lookahead L] [--seed S] [--jobs J]
 
 ``run`` rates deals A..B of game G with :func:`bakersdozen.difficulty.rate`
 and appends one JSON line per deal to FILE (keep it outside the work tree):
@@ -23,7 +24,8 @@ nearest rank).  ``--json`` prints them as the JSON object that
 ``bakersdozen rate --cuts`` and ``validate --cuts`` read.
 
 ``validate`` grades the solved deals of FILE with the cut-points of its
-game, plays :func:`bakersdozen.difficulty.play_greedy` on the first K deals
+game, plays :func:`bakersdozen.difficulty.play_rollouts` (or ``--player greedy``,
+:func:`~bakersdozen.difficulty.play_greedy`) on the first K deals
 (by number) of each grade, and prints a Markdown table: grade, deals, wins,
 the win rate with its 95 % Wilson interval
 (:func:`bakersdozen.stats.wilson_interval`); a win is the verdict of
@@ -42,8 +44,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from bakersdozen.difficulty import (
-    DEFAULT_LINE_NODES, DEFAULT_LOOKAHEAD, DEFAULT_MOVE_NODES, DEFAULT_SHORTEST_NODES, GRADES,
-    grade_of, load_cuts, play_deal, rate_deal,
+    DEFAULT_LINE_NODES, DEFAULT_LOOKAHEAD, DEFAULT_MOVE_NODES, DEFAULT_PLAYOUT_MOVES,
+    DEFAULT_SHORTEST_NODES, GRADES, LINE_BITS, difficulty_of, grade_of, load_cuts, play_deal,
+    rate_deal,
 )
 from bakersdozen.errors import BakersDozenError
 from bakersdozen.rules import PRESETS
@@ -126,14 +129,30 @@ def command_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _in_span(record: dict[str, Any], span: tuple[int, int] | None) -> bool:
+    return span is None or span[0] <= record["deal"] <= span[1]
+
+
+def _span(text: str) -> tuple[int, int]:
+    first, dash, last = text.partition("-")
+    try:
+        low, high = int(first), int(last if dash else first)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a range A-B: {text!r}") from None
+    if not 1 <= low <= high:
+        raise argparse.ArgumentTypeError(f"not a range A-B with 1 <= A <= B: {text!r}")
+    return low, high
+
+
 def command_cuts(args: argparse.Namespace) -> int:
     scores: dict[str, list[float]] = {}
     for path in args.files:
         if not os.path.exists(path):
             raise BakersDozenError(f"{path}: no such file")
         for record in read_lines(path):
-            if record.get("verdict") == "solved":
-                scores.setdefault(record["game"], []).append(float(record["score"]))
+            if record.get("verdict") == "solved" and _in_span(record, args.deals):
+                scores.setdefault(record["game"], []).append(
+                    difficulty_of(record["score"], record["positions"]))
     if not scores:
         raise BakersDozenError("no rated (solved) deal in " + ", ".join(args.files))
     cuts = {game: [percentile(values, p) for p in (25, 50, 75)] for game, values in scores.items()}
@@ -150,7 +169,8 @@ def command_cuts(args: argparse.Namespace) -> int:
 
 def command_validate(args: argparse.Namespace) -> int:
     table = load_cuts(args.cuts)
-    records = [r for r in read_lines(args.file) if r.get("verdict") == "solved"]
+    records = [r for r in read_lines(args.file)
+               if r.get("verdict") == "solved" and _in_span(r, args.deals)]
     if not records:
         raise BakersDozenError(f"{args.file}: no rated (solved) deal")
     by_grade: dict[tuple[str, str], list[int]] = {}
@@ -158,14 +178,21 @@ def command_validate(args: argparse.Namespace) -> int:
         game = record["game"]
         if game not in table:
             raise BakersDozenError(f"{args.cuts}: no cut-points for {game!r}")
-        by_grade.setdefault((game, grade_of(record["score"], table[game])), []).append(record["deal"])
-    print(f"player: play_greedy lookahead={args.lookahead} seed={args.seed}")
+        grade = grade_of(difficulty_of(record["score"], record["positions"]), table[game])
+        by_grade.setdefault((game, grade), []).append(record["deal"])
+    span = "all" if args.deals is None else f"{args.deals[0]}-{args.deals[1]}"
+    if args.player == "rollouts":
+        print(f"player: play_rollouts rollouts={args.rollouts or 'per game'} "
+              f"playout_moves={args.playout_moves} seed={args.seed}; deals {span}")
+    else:
+        print(f"player: play_greedy lookahead={args.lookahead} seed={args.seed}; deals {span}")
     print("| game | grade | deals | won | win rate | 95 % Wilson interval |")
     print("|---|---|---:|---:|---:|---|")
     for game in sorted({g for g, _ in by_grade}):
         for grade in GRADES:
             deals = by_grade.get((game, grade), [])[: args.per_grade]
-            tasks = [(game, n, args.seed, args.lookahead) for n in deals]
+            tasks = [(game, n, args.seed, args.player, args.rollouts, args.playout_moves,
+                      args.lookahead) for n in deals]
             won = sum(w for _n, w in pool_map(play_deal, tasks, args.jobs))
             if not deals:
                 print(f"| {game} | {grade} | 0 | 0 | - | - |")
@@ -173,6 +200,107 @@ def command_validate(args: argparse.Namespace) -> int:
             low, high = wilson_interval(won, len(deals))
             print(f"| {game} | {grade} | {len(deals)} | {won} | {100 * won / len(deals):.1f} % "
                   f"| {100 * low:.1f}–{100 * high:.1f} % |", flush=True)
+    return 0
+
+
+#: The weights of a move of the line that ``tune`` compares (LINE_BITS is the one chosen).
+TUNE_WEIGHTS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5)
+
+
+def command_tune(args: argparse.Namespace) -> int:
+    """For each weight w of TUNE_WEIGHTS, grade the solved deals of the range by
+    quartiles of ``score + w * positions`` and print the player's win rate per
+    quartile, and the smallest gap between neighbouring quartiles: the weight with the
+    largest smallest gap (over every file) keeps the grades furthest apart."""
+    for path in args.files:
+        records = [r for r in read_lines(path)
+                   if r.get("verdict") == "solved" and _in_span(r, args.deals)]
+        if not records:
+            raise BakersDozenError(f"{path}: no rated (solved) deal in the range")
+        games = {r["game"] for r in records}
+        if len(games) != 1:
+            raise BakersDozenError(f"{path}: deals of several games: {sorted(games)}")
+        (game,) = games
+        tasks = [(game, r["deal"], args.seed, "rollouts", args.rollouts) for r in records]
+        won = dict(pool_map(play_deal, tasks, args.jobs))
+        print(f"{game}: {len(records)} deals, the player won {sum(won.values())} "
+              f"({100 * sum(won.values()) / len(records):.1f} %)")
+        print("| weight | easy | medium | hard | expert | smallest gap |")
+        print("|---:|---:|---:|---:|---:|---:|")
+        for weight in TUNE_WEIGHTS:
+            ranked = sorted(records, key=lambda r: (r["score"] + weight * r["positions"], r["deal"]))
+            rates = []
+            for q in range(4):
+                part = ranked[q * len(ranked) // 4:(q + 1) * len(ranked) // 4]
+                rates.append(100 * sum(won[r["deal"]] for r in part) / len(part))
+            gap = min(rates[q] - rates[q + 1] for q in range(3))
+            print(f"| {weight} | " + " | ".join(f"{x:.1f} %" for x in rates) + f" | {gap:.1f} |")
+    return 0
+
+
+def command_publish(args: argparse.Namespace) -> int:
+    """Write the grades of a rating file into the game's published table and
+    tables/grades.json: the cut-points (quartiles of the difficulties of the range)
+    and, for each rated deal of the range, its grade in the table's last column."""
+    import gzip
+    import io
+
+    records = [r for r in read_lines(args.file) if _in_span(r, args.deals)]
+    games = {r["game"] for r in records}
+    if len(games) != 1:
+        raise BakersDozenError(f"{args.file}: not the deals of one game: {sorted(games)}")
+    (game,) = games
+    numbers = {r["deal"] for r in records}
+    first, last = args.deals
+    missing = [n for n in range(first, last + 1) if n not in numbers]
+    if missing:
+        raise BakersDozenError(f"{args.file}: {len(missing)} deals of {first}-{last} not rated "
+                               f"(first {missing[:5]})")
+    budgets = {(r["line_nodes"], r["shortest_nodes"], r["move_nodes"]) for r in records}
+    if len(budgets) != 1:
+        raise BakersDozenError(f"{args.file}: ratings made with several budgets: {budgets}")
+    line_nodes, shortest_nodes, move_nodes = budgets.pop()
+    solved = [r for r in records if r["verdict"] == "solved"]
+    values = [difficulty_of(r["score"], r["positions"]) for r in solved]
+    cuts = [percentile(values, p) for p in (25, 50, 75)]
+    grades = {r["deal"]: grade_of(difficulty_of(r["score"], r["positions"]), cuts) for r in solved}
+    table_path = os.path.join(args.tables, f"{game}.csv.gz")
+    with gzip.open(table_path, "rt", encoding="ascii") as handle:
+        lines = handle.read().splitlines()
+    if lines[0] != "deal,verdict,positions,seconds,length,difficulty":
+        raise BakersDozenError(f"{table_path}: not a published table with a difficulty column")
+    out = io.StringIO()
+    out.write(lines[0] + "\n")
+    conflicts = []
+    for line in lines[1:]:
+        fields = line.split(",")
+        number = int(fields[0])
+        grade = grades.get(number, "") if first <= number <= last else fields[5]
+        if grade and fields[1] != "solved":
+            conflicts.append(number)
+        fields[5] = grade
+        out.write(",".join(fields) + "\n")
+    if conflicts:
+        raise BakersDozenError(f"rated as solved but not solved in {table_path}: {conflicts[:10]}")
+    with open(table_path, "wb") as raw, gzip.GzipFile(
+            filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as handle:
+        handle.write(out.getvalue().encode("ascii"))
+    grades_path = os.path.join(args.tables, "grades.json")
+    try:
+        with open(grades_path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        data = {"format": 1, "games": {}}
+    data["games"][game] = {
+        "cuts": cuts, "deals": [first, last], "rated": len(solved), "line_bits": LINE_BITS,
+        "line_nodes": line_nodes, "shortest_nodes": shortest_nodes, "move_nodes": move_nodes,
+    }
+    with open(grades_path, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=1, sort_keys=True)
+        handle.write("\n")
+    counts = {g: sum(1 for v in grades.values() if v == g) for g in GRADES}
+    print(f"{game}: cut-points {cuts} over {len(solved)} solved deals of {first}-{last}; "
+          f"grades {counts}; wrote {table_path} and {grades_path}")
     return 0
 
 
@@ -203,20 +331,41 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--line-nodes", type=_positive, default=DEFAULT_LINE_NODES)
     run.add_argument("--move-nodes", type=_positive, default=DEFAULT_MOVE_NODES)
     run.add_argument("--shortest-nodes", type=_positive, default=DEFAULT_SHORTEST_NODES)
-    cuts = sub.add_parser("cuts", help="quartile cut-points of the scores")
+    cuts = sub.add_parser("cuts", help="quartile cut-points of the difficulties")
     cuts.add_argument("files", nargs="+", metavar="FILE")
+    cuts.add_argument("--deals", type=_span, metavar="A-B", help="only these deals")
     cuts.add_argument("--json", action="store_true")
+    tune = sub.add_parser("tune", help="the player's win rate per quartile for each line weight")
+    tune.add_argument("files", nargs="+", metavar="FILE")
+    tune.add_argument("--deals", type=_span, metavar="A-B", help="only these deals (the tuning set)")
+    tune.add_argument("--rollouts", type=_positive, default=None,
+                      help="playouts per move (default: the game's PLAYER_ROLLOUTS)")
+    tune.add_argument("--seed", type=int, default=0)
+    tune.add_argument("--jobs", type=_positive, default=1)
+    publish = sub.add_parser("publish", help="write the grades into the published table")
+    publish.add_argument("file", metavar="FILE")
+    publish.add_argument("--deals", type=_span, required=True, metavar="A-B")
+    publish.add_argument("--tables", required=True, metavar="DIR",
+                         help="the tables directory, src/bakersdozen/tables")
     validate = sub.add_parser("validate", help="the player's win rate per grade")
     validate.add_argument("file", metavar="FILE")
     validate.add_argument("--cuts", required=True, metavar="CUTS.json")
     validate.add_argument("--per-grade", type=_positive, default=1000)
-    validate.add_argument("--lookahead", type=_positive, default=DEFAULT_LOOKAHEAD)
+    validate.add_argument("--player", choices=("rollouts", "greedy"), default="rollouts",
+                          help="the Monte Carlo player (default) or the greedy one")
+    validate.add_argument("--deals", type=_span, metavar="A-B",
+                          help="only these deals (keep them apart from the tuning set)")
+    validate.add_argument("--rollouts", type=_positive, default=None,
+                          help="playouts per move (default: the game's PLAYER_ROLLOUTS)")
+    validate.add_argument("--playout-moves", type=_positive, default=DEFAULT_PLAYOUT_MOVES)
+    validate.add_argument("--lookahead", type=_positive, default=DEFAULT_LOOKAHEAD,
+                          help="of the greedy player")
     validate.add_argument("--seed", type=int, default=0)
     validate.add_argument("--jobs", type=_positive, default=1)
     args = parser.parse_args(argv)
     try:
-        return {"run": command_run, "cuts": command_cuts,
-                "validate": command_validate}[args.command](args)
+        return {"run": command_run, "cuts": command_cuts, "tune": command_tune,
+                "validate": command_validate, "publish": command_publish}[args.command](args)
     except KeyboardInterrupt:
         print(f"difficulty.py {args.command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

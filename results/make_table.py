@@ -7,10 +7,12 @@ whose rows the surveys after it replace deal by deal: that is how a table is
 extended to more deals.  OUT is a gzip-compressed CSV, one row per deal in
 deal order:
 
-    deal,verdict,positions,seconds,length
+    deal,verdict,positions,seconds,length,difficulty
 
 ``positions`` is the record's ``nodes`` (positions generated), ``length``
-the winning line's moves (empty unless solved).  The gzip header carries
+the winning line's moves (empty unless solved), ``difficulty`` the deal's
+grade (empty until ``results/difficulty.py publish`` fills it; a row taken
+from an earlier table keeps its grade while its verdict stays solved).  The gzip header carries
 no name or time, so the same input gives the same bytes.  The published
 tables live in the package, ``src/bakersdozen/tables/<preset>.csv.gz``
 (``bakersdozen.winnable`` reads them).  Then it prints the lists the README
@@ -27,7 +29,9 @@ import sys
 from bakersdozen.records import latest
 from bakersdozen.survey import read_records
 
-HEADER = "deal,verdict,positions,seconds,length"
+HEADER = "deal,verdict,positions,seconds,length,difficulty"
+#: tables made before the difficulty column (read, never written)
+UNGRADED = "deal,verdict,positions,seconds,length"
 
 
 def _rows(path: str) -> dict[int, str]:
@@ -35,13 +39,15 @@ def _rows(path: str) -> dict[int, str]:
     if path.endswith(".csv.gz"):
         with gzip.open(path, "rt", newline="") as handle:
             reader = csv.reader(handle)
-            if ",".join(next(reader)) != HEADER:
+            header = ",".join(next(reader))
+            if header not in (HEADER, UNGRADED):
                 raise SystemExit(f"{path}: not a published table (header {HEADER!r})")
-            return {int(row[0]): ",".join(row) for row in reader}
+            pad = [""] if header == UNGRADED else []
+            return {int(row[0]): ",".join(row + pad) for row in reader}
     rows = {}
     for deal, r in latest(read_records(path)).items():
         length = "" if r.length is None else str(r.length)
-        rows[deal] = f"{deal},{r.verdict.value},{r.nodes},{r.seconds:.6f},{length}"
+        rows[deal] = f"{deal},{r.verdict.value},{r.nodes},{r.seconds:.6f},{length},"
     return rows
 
 
@@ -51,7 +57,12 @@ def main(*paths: str) -> None:
     *sources, out = paths
     rows: dict[int, str] = {}
     for source in sources:
-        rows.update(_rows(source))
+        for deal, row in _rows(source).items():
+            old = rows.get(deal)
+            if old is not None and row.endswith(",") and old.split(",")[1] == "solved" \
+                    and row.split(",")[1] == "solved":
+                row += old.rsplit(",", 1)[1]  # a solved deal solved again keeps its grade
+            rows[deal] = row
     deals = sorted(rows)
     if deals != list(range(deals[0], deals[0] + len(deals))):
         raise SystemExit(f"the deals {deals[0]}-{deals[-1]} have gaps: a table has none")

@@ -20,8 +20,10 @@ import bakersdozen
 from bakersdozen import ArgumentError, Deal, Verdict, check, legal_moves, solve
 from bakersdozen.cli import main
 from bakersdozen.difficulty import (
-    GRADES, Rating, Step, evaluate, grade_of, load_cuts, play_greedy, rate,
+    GRADES, LINE_BITS, PLAYER_ROLLOUTS, Rating, Step, difficulty_of, evaluate, grade_of,
+    grade_table, load_cuts, play_greedy, play_rollouts, player_rollouts, rate, shipped_cuts,
 )
+from bakersdozen.rules import PRESETS
 from brute import brute_force_solvable, shortest_win_length
 from conftest import initial_deals
 from reference import pack, stable_deal
@@ -155,8 +157,18 @@ def test_grades_from_cut_points() -> None:
     assert [grade_of(x, cuts) for x in (0.0, 0.5, 0.7, 1.0, 1.5, 2.0, 9.0)] == [
         "easy", "easy", "medium", "medium", "hard", "hard", "expert"]
     rating = rate(Deal.pysol(2), cuts=cuts, memory_mb=MEMORY_MB)
-    assert rating.grade == grade_of(rating.score, cuts) and rating.grade in GRADES
-    assert rate(Deal.pysol(2), memory_mb=MEMORY_MB).grade is None
+    assert rating.difficulty == difficulty_of(rating.score, rating.positions)
+    assert rating.difficulty == pytest.approx(rating.score + LINE_BITS * len(rating.line))
+    assert rating.grade == grade_of(rating.difficulty, cuts) and rating.grade in GRADES
+    # without cut-points: the shipped ones of the deal's preset, if it has them
+    shipped = shipped_cuts(PRESETS["bakers_dozen"])
+    expected = None if shipped is None else grade_of(rating.difficulty, shipped)
+    assert rate(Deal.pysol(2), memory_mb=MEMORY_MB).grade == expected
+    # a preset with a knob changed is another game: no shipped grade
+    from bakersdozen.rules import EmptyColumn
+
+    other = PRESETS["bakers_dozen"].replace(empty_column=EmptyColumn.ANY_CARD)
+    assert shipped_cuts(other) is None
 
 
 @pytest.mark.parametrize(("cuts", "error", "words"), [
@@ -244,12 +256,13 @@ def test_rate_command_json_and_text(capsys: pytest.CaptureFixture[str], tmp_path
     board.write_text(Deal.pysol(2).to_text(), encoding="utf-8")
     assert main(["rate", str(board)]) == 0
     out, _err = capsys.readouterr()
-    assert out.startswith("score: ") and "grade: none (no cut-points)" in out
+    assert out.startswith(f"difficulty: {data['difficulty']:.2f} (score ")
+    assert f"grade: {data['grade'] or 'none (no cut-points for this game)'}" in out
     cuts = tmp_path / "cuts.json"
     cuts.write_text(json.dumps({"bakers_dozen": [0.1, 0.2, 0.3]}), encoding="utf-8")
     assert main(["rate", "2", "--cuts", str(cuts), "--json"]) == 0
     out, _err = capsys.readouterr()
-    assert json.loads(out)["grade"] == grade_of(data["score"], (0.1, 0.2, 0.3))
+    assert json.loads(out)["grade"] == grade_of(data["difficulty"], (0.1, 0.2, 0.3))
 
 
 def test_rate_command_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
@@ -325,7 +338,7 @@ def test_batch_run_resumes_cuts_and_validates(tmp_path: Path, capsys: pytest.Cap
 
     assert batch.main(["cuts", str(output), "--json"]) == 0
     cuts = json.loads(capsys.readouterr()[0])
-    scores = sorted(r["score"] for r in records)
+    scores = sorted(difficulty_of(r["score"], r["positions"]) for r in records)
     assert cuts == {"bakers_dozen": [scores[1], scores[2], scores[3]]}  # nearest-rank quartiles
     cuts_file = tmp_path / "cuts.json"
     cuts_file.write_text(json.dumps(cuts), encoding="utf-8")
@@ -333,7 +346,8 @@ def test_batch_run_resumes_cuts_and_validates(tmp_path: Path, capsys: pytest.Cap
     table = capsys.readouterr()[0].splitlines()
     rows = [line.split("|")[1:-1] for line in table if line.startswith("| bakers_dozen")]
     assert [row[1].strip() for row in rows] == list(GRADES)
-    graded = {grade_of(r["score"], cuts["bakers_dozen"]) for r in records}
+    graded = {grade_of(difficulty_of(r["score"], r["positions"]), cuts["bakers_dozen"])
+              for r in records}
     for row in rows:
         deals = int(row[2])
         assert deals == (1 if row[1].strip() in graded else 0)
@@ -391,3 +405,163 @@ def test_a_stopped_run_keeps_its_finished_deals_and_resumes(how: str, tmp_path: 
     assert batch.main(["run", ",".join(str(r["deal"]) for r in done), "--game", "bakers_dozen",
                        "--output", str(output)]) == 0
     assert len(batch.read_lines(str(output))) == len(done)
+
+
+# --- the Monte Carlo player
+
+
+def test_the_monte_carlo_players_games_replay_and_repeat() -> None:
+    wins = 0
+    for game in ("bakers_dozen", "good_measure", "spanish_patience", "castles_in_spain"):
+        for number in range(1, 9):
+            deal = Deal.pysol(number, game=game)
+            played = play_rollouts(deal, seed=5)
+            replay = check(deal, played.moves)
+            assert replay.won == played.won  # the checker's verdict, and the engine's agrees
+            if not played.won:
+                assert not replay.position.is_won
+            assert played.policy == (f"rollouts={player_rollouts(deal.rules)} "
+                                     "playout_moves=200")
+            assert play_rollouts(deal, seed=5) == played  # the same seed, the same game
+            wins += played.won
+    assert wins > 0
+
+
+def test_the_monte_carlo_player_never_wins_a_lost_deal() -> None:
+    won = lost = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        cards = pack(4)
+        rng.shuffle(cards)
+        deal = stable_deal(cards, 4)
+        played = play_rollouts(deal, seed=seed, rollouts=4)
+        assert check(deal, played.moves).won == played.won
+        if played.won:
+            assert brute_force_solvable(deal)
+            won += 1
+        else:
+            lost += 1
+    assert won > 0
+
+
+def test_more_playouts_win_more() -> None:
+    deals = [Deal.pysol(n, game="good_measure") for n in range(1, 61)]
+    weak = sum(play_rollouts(d, rollouts=1).won for d in deals)
+    strong = sum(play_rollouts(d, rollouts=32).won for d in deals)
+    assert strong > weak
+
+
+def test_player_rollouts_by_preset() -> None:
+    assert player_rollouts(PRESETS["bakers_dozen"]) == PLAYER_ROLLOUTS["bakers_dozen"]
+    assert player_rollouts(PRESETS["good_measure"]) == PLAYER_ROLLOUTS["good_measure"]
+    from bakersdozen.rules import EmptyColumn
+
+    other = PRESETS["good_measure"].replace(empty_column=EmptyColumn.ANY_CARD)
+    assert player_rollouts(other) == 8
+
+
+@pytest.mark.parametrize(("kwargs", "error", "words"), [
+    ({"rollouts": 0}, ArgumentError, "rollouts must be in 1..1024"),
+    ({"rollouts": 2000}, ArgumentError, "rollouts must be in 1..1024"),
+    ({"playout_moves": 0}, ArgumentError, "playout_moves must be in 1..1000"),
+    ({"seed": -1}, ArgumentError, "seed must be in 0.."),
+    ({"seed": 2**64}, ArgumentError, "seed must be in 0.."),
+    ({"rollouts": 2.5}, TypeError, "rollouts must be an int"),
+    ({"seed": True}, TypeError, "seed must be an int"),
+])
+def test_monte_carlo_bad_arguments(kwargs: dict[str, object], error: type, words: str) -> None:
+    with pytest.raises(error, match=words):
+        play_rollouts(Deal.pysol(1), **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="needs a Deal"):
+        play_rollouts("deal 1")  # type: ignore[arg-type]
+
+
+# --- the shipped grades
+
+
+def test_the_shipped_grades_are_sound() -> None:
+    """Every graded row of a table is solved, inside the graded deals, and has the share
+    of its grade that quartile cut-points give."""
+    import gzip
+    from importlib import resources
+
+    table = grade_table()
+    for game, entry in table.items():
+        assert game in PRESETS
+        first, last = entry["deals"]  # type: ignore[misc]
+        assert entry["line_bits"] == LINE_BITS
+        path = resources.files("bakersdozen").joinpath("tables", f"{game}.csv.gz")
+        rows = gzip.decompress(path.read_bytes()).decode("ascii").splitlines()[1:]
+        counts = dict.fromkeys(GRADES, 0)
+        for row in rows:
+            fields = row.split(",")
+            number, verdict, grade = int(fields[0]), fields[1], fields[5]
+            if grade:
+                assert verdict == "solved" and first <= number <= last and grade in GRADES
+                counts[grade] += 1
+            else:
+                assert not (verdict == "solved" and first <= number <= last), row
+        assert sum(counts.values()) == entry["rated"]
+        for grade in GRADES:  # quartiles: each grade about a quarter
+            assert 0.15 < counts[grade] / entry["rated"] < 0.35, (game, counts)
+
+
+def test_a_shipped_grade_is_what_rate_says() -> None:
+    from bakersdozen import winnable
+
+    for game in grade_table():
+        for number in (2, 24):
+            known = winnable(number, game)
+            if known.verdict is not Verdict.SOLVED:
+                continue
+            rating = rate(Deal.pysol(number, game=game))
+            assert rating.grade == known.difficulty
+
+
+def test_publish_writes_the_grades_into_a_table(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    import gzip
+    import shutil
+
+    from bakersdozen.winnability import _Table
+
+    batch = _batch()
+    ratings = tmp_path / "bd.jsonl"
+    assert batch.main(["run", "1-8", "--game", "bakers_dozen", "--output", str(ratings)]) == 0
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    source = ROOT / "src" / "bakersdozen" / "tables" / "bakers_dozen.csv.gz"
+    shutil.copy(source, tables / "bakers_dozen.csv.gz")
+    assert batch.main(["publish", str(ratings), "--deals", "1-8", "--tables", str(tables)]) == 0
+    capsys.readouterr()
+    data = json.loads((tables / "grades.json").read_text(encoding="utf-8"))
+    entry = data["games"]["bakers_dozen"]
+    assert entry["deals"] == [1, 8] and entry["rated"] == 8 and entry["line_bits"] == LINE_BITS
+    table = _Table("bakers_dozen", gzip.decompress((tables / "bakers_dozen.csv.gz").read_bytes())
+                   .decode("ascii"))
+    for record in batch.read_lines(str(ratings)):
+        expected = grade_of(difficulty_of(record["score"], record["positions"]), entry["cuts"])
+        assert table.row(record["deal"])[3] == expected
+    before = _Table("bakers_dozen", gzip.decompress(source.read_bytes()).decode("ascii"))
+    assert table.row(9) == before.row(9)  # outside the range: as it was
+    # a range with deals not rated is refused
+    assert batch.main(["publish", str(ratings), "--deals", "1-9", "--tables", str(tables)]) == 2
+    assert "1 deals of 1-9 not rated" in capsys.readouterr()[1]
+
+
+def test_tune_prints_a_row_per_weight(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    batch = _batch()
+    ratings = tmp_path / "bd.jsonl"
+    assert batch.main(["run", "1-8", "--game", "bakers_dozen", "--output", str(ratings)]) == 0
+    capsys.readouterr()
+    assert batch.main(["tune", str(ratings), "--deals", "1-8"]) == 0
+    out = capsys.readouterr()[0]
+    rows = [line for line in out.splitlines() if line.startswith("| 0")]
+    assert [float(row.split("|")[1]) for row in rows] == list(batch.TUNE_WEIGHTS)
+    assert str(LINE_BITS) in [row.split("|")[1].strip() for row in rows]
+
+
+def test_the_cli_and_the_package_agree_on_the_grades() -> None:
+    from bakersdozen.cli import deals as deals_command
+
+    assert deals_command.GRADES == GRADES

@@ -65,23 +65,26 @@ lower one can go home; weight 1).
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 
 from ._values import frozen_value
 from .check import check
 from .errors import ArgumentError, BakersDozenError
 from .model import Deal, Move
+from .rules import Rules
 from .solution import Verdict
 from .solver import _check_limit, _decide, deadlock, legal_moves, plays_shortest, solve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
-    from typing import Final
+    from typing import Any, Final
 
 __all__ = [
     "DEFAULT_LINE_NODES", "DEFAULT_SHORTEST_NODES", "DEFAULT_MOVE_NODES", "GRADES", "Rating", "Step", "PlayResult",
-    "rate", "grade_of", "play_greedy", "rate_deal", "play_deal", "load_cuts", "evaluate",
-    "DEFAULT_LOOKAHEAD", "MAX_PLAYER_MOVES",
+    "rate", "grade_of", "play_greedy", "play_rollouts", "rate_deal", "play_deal", "load_cuts",
+    "evaluate", "DEFAULT_LOOKAHEAD", "DEFAULT_ROLLOUTS", "DEFAULT_PLAYOUT_MOVES",
+    "MAX_PLAYER_MOVES", "LINE_BITS", "PLAYER_ROLLOUTS", "player_rollouts", "difficulty_of", "grade_table", "shipped_cuts",
 ]
 
 #: Positions the search that decides the deal may generate (step 1).
@@ -90,12 +93,26 @@ DEFAULT_LINE_NODES: Final = 10_000_000
 DEFAULT_SHORTEST_NODES: Final = 1_000_000
 #: Positions each solve after a move may generate (step 2).
 DEFAULT_MOVE_NODES: Final = 100_000
-#: The grades, easiest first; the cut-points between them are three scores.
+#: The grades, easiest first; the cut-points between them are three difficulties.
 GRADES: Final = ("easy", "medium", "hard", "expert")
+#: Bits the difficulty counts for each move of the line (``difficulty = score +
+#: LINE_BITS * positions``; docs/difficulty.md, "The difficulty": of 0, 0.05, 0.1,
+#: 0.15, 0.2, 0.3 and 0.5, the weight whose quartile grades kept the player's win
+#: rates furthest apart on the tuning deals).
+LINE_BITS: Final = 0.2
 #: The player's look-ahead, in moves (docs/difficulty.md, "Measured": 2 won more than 1).
 DEFAULT_LOOKAHEAD: Final = 2
-#: The player gives up (lost) after this many moves.
+#: The players give up (lost) after this many moves.
 MAX_PLAYER_MOVES: Final = 1000
+#: Playouts per candidate move of :func:`play_rollouts` for a game without its
+#: own entry in :data:`PLAYER_ROLLOUTS`.
+DEFAULT_ROLLOUTS: Final = 8
+#: Playouts per candidate move by preset: the power of two whose player wins
+#: closest to half of the preset's deals 1-500 (docs/difficulty.md, "The
+#: player"), where win rates have the most room to differ between grades.
+PLAYER_ROLLOUTS: Final = MappingProxyType({"bakers_dozen": 2, "good_measure": 32})
+#: Moves per playout of :func:`play_rollouts`.
+DEFAULT_PLAYOUT_MOVES: Final = 200
 
 
 @frozen_value
@@ -127,9 +144,13 @@ class Rating:
         SOLVED (the deal is winnable and measured), UNSOLVABLE (proven; no
         score) or UNKNOWN (the line's budget ran out; no score).
     score : float or None
-        Bits (module documentation); None unless SOLVED.
+        Bits of luck (module documentation); None unless SOLVED.
+    difficulty : float or None
+        ``score + LINE_BITS * positions``, the number grades are cut on;
+        None unless SOLVED.
     grade : str or None
-        One of ``GRADES`` when cut-points were given, else None.
+        One of ``GRADES`` when there are cut-points (given, or shipped for
+        the deal's preset), else None.
     line_kind : str or None
         ``"shortest"`` (proven fewest moves) or ``"default"`` (the default
         search's line); None unless SOLVED.
@@ -151,6 +172,7 @@ class Rating:
 
     verdict: Verdict
     score: float | None = None
+    difficulty: float | None = None
     grade: str | None = None
     line_kind: str | None = None
     line: tuple[Move, ...] = ()
@@ -171,7 +193,8 @@ class Rating:
         """The rating as a JSON object: every field, the verdict as its name in
         lower case, the line as move strings."""
         return {
-            "verdict": self.verdict.name.lower(), "score": self.score, "grade": self.grade,
+            "verdict": self.verdict.name.lower(), "score": self.score,
+            "difficulty": self.difficulty, "grade": self.grade,
             "line_kind": self.line_kind, "line": [str(m) for m in self.line],
             "positions": self.positions, "choices": self.choices, "moves": self.moves,
             "losing": self.losing, "unknown": self.unknown, "narrow": self.narrow,
@@ -187,9 +210,10 @@ class Rating:
         if self.verdict is Verdict.UNKNOWN:
             return (f"unknown: not decided within {self.line_nodes} positions, "
                     "so no difficulty\n")
-        grade = self.grade if self.grade is not None else "none (no cut-points)"
+        grade = self.grade if self.grade is not None else "none (no cut-points for this game)"
         lines = [
-            f"score: {self.score:.2f} bits",
+            f"difficulty: {self.difficulty:.2f} (score {self.score:.2f} bits + "
+            f"{LINE_BITS} x {self.positions} moves)",
             f"grade: {grade}",
             f"line: {self.positions} moves ({self.line_kind})",
             f"legal moves along it: {self.moves}, of which {self.losing} lose "
@@ -226,14 +250,23 @@ def _check_cuts(cuts: Sequence[float]) -> tuple[float, float, float]:
     return values[0], values[1], values[2]
 
 
-def grade_of(score: float, cuts: Sequence[float]) -> str:
-    """The grade of *score* under *cuts*: easy up to the first cut-point
-    (inclusive), medium up to the second, hard up to the third, expert above.
+def difficulty_of(score: float, positions: int) -> float:
+    """The difficulty of a line: ``score + LINE_BITS * positions``, rounded to 6 places.
 
-    With cut-points at the quartiles of the scores (``results/difficulty.py
-    cuts``), a grade holds about a quarter of the deals; deals of equal score
-    share a grade, so a score shared by many deals (0.0: no move along the
-    line loses) can make a grade larger and the next smaller.
+    *score* is the bits of luck of :func:`bakersdozen.rate` and *positions* the line's
+    moves; for the records of ``results/difficulty.py run``, whose fields
+    these are."""
+    return round(score + LINE_BITS * positions, 6)
+
+
+def grade_of(score: float, cuts: Sequence[float]) -> str:
+    """The grade of a difficulty *score* under *cuts*: easy up to the first
+    cut-point (inclusive), medium up to the second, hard up to the third,
+    expert above.
+
+    With cut-points at the quartiles of the difficulties
+    (``results/difficulty.py cuts``), a grade holds about a quarter of the
+    deals; deals of equal difficulty share a grade.
 
     Raises
     ------
@@ -248,6 +281,66 @@ def grade_of(score: float, cuts: Sequence[float]) -> str:
     if score <= high:
         return GRADES[2]
     return GRADES[3]
+
+
+#: The shipped cut-points, read once: preset name -> its entry of tables/grades.json.
+_GRADES: dict[str, dict[str, Any]] | None = None
+
+
+def grade_table() -> Mapping[str, Mapping[str, Any]]:
+    """The difficulty grades shipped with the package (``bakersdozen/tables/grades.json``).
+
+    Returns
+    -------
+    mapping
+        Preset name -> ``{"cuts": [a, b, c], "deals": [first, last],
+        "rated": n, "line_bits": ..., "line_nodes": ..., "shortest_nodes":
+        ..., "move_nodes": ...}``: the cut-points (the quartiles of the
+        difficulties of the rated deals *first..last*, of which *rated* were
+        solved and rated) and the budgets they were rated with.  Presets not
+        yet rated are absent.  How the file was made is in the repository's
+        ``results/README.md``.
+
+    Raises
+    ------
+    BakersDozenError
+        If the shipped file is damaged.
+    """
+    global _GRADES
+    if _GRADES is None:
+        import json
+        from importlib import resources
+
+        path = resources.files("bakersdozen").joinpath("tables", "grades.json")
+        try:
+            data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+            games = data.get("games", {}) if data else {}
+            for name, entry in games.items():
+                _check_cuts(entry["cuts"])
+                if entry["line_bits"] != LINE_BITS:
+                    raise ValueError(f"{name}: line_bits {entry['line_bits']} is not {LINE_BITS}")
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            raise BakersDozenError(f"the shipped grades (tables/grades.json) are damaged: "
+                                   f"{error}") from None
+        _GRADES = dict(games)
+    return _GRADES
+
+
+def shipped_cuts(rules: Rules) -> tuple[float, float, float] | None:
+    """The shipped cut-points of *rules*, or None.
+
+    Only a preset's own rules have them (:data:`bakersdozen.rules.PRESETS`; a
+    preset with a knob changed plays another game), and only presets whose
+    deals 1-10,000 were rated (:func:`grade_table`).
+    """
+    from .rules import PRESETS
+
+    if PRESETS.get(rules.name) != rules:
+        return None
+    entry = grade_table().get(rules.name)
+    if entry is None:
+        return None
+    return _check_cuts(entry["cuts"])
 
 
 def _after(position: Deal, move: Move) -> Deal:
@@ -277,8 +370,11 @@ def rate(
         Positions IDA* may generate, beyond the decision's, for a line
         with the fewest moves (Baker's Dozen's play only).
     cuts : sequence of three floats, or None
-        Grade cut-points (scores, increasing: easy/medium, medium/hard,
-        hard/expert); None (the default) leaves ``grade`` None.
+        Grade cut-points (difficulties, increasing: easy/medium,
+        medium/hard, hard/expert); None (the default) for the cut-points
+        shipped for the deal's preset
+        (:func:`bakersdozen.difficulty.shipped_cuts`), or no grade
+        when there are none.
     memory_mb : float
         MiB per search (see :func:`bakersdozen.solve`).
 
@@ -304,6 +400,8 @@ def rate(
     shortest_nodes = _positive_int("shortest_nodes", shortest_nodes)
     if cuts is not None:
         _check_cuts(cuts)
+    else:
+        cuts = shipped_cuts(deal.rules)
     found = solve(deal, time_limit=None, max_nodes=line_nodes, memory_mb=memory_mb, seed=0)
     nodes = found.nodes
     if found.verdict is not Verdict.SOLVED:
@@ -356,10 +454,12 @@ def rate(
         position = _after(position, step)
     if not position.is_won:  # pragma: no cover  (solve() checks its lines)
         raise BakersDozenError("internal error: the winning line does not win")
+    difficulty = difficulty_of(score, len(line))
     return Rating(
         Verdict.SOLVED,
         score=round(score, 6),
-        grade=None if cuts is None else grade_of(score, cuts),
+        difficulty=difficulty,
+        grade=None if cuts is None else grade_of(difficulty, cuts),
         line_kind=kind, line=line, positions=len(line), choices=choices, moves=total,
         losing=losing, unknown=unknown, narrow=narrow,
         losing_share=round(losing / total, 6) if total else 0.0, nodes=nodes, steps=tuple(steps),
@@ -373,7 +473,7 @@ def rate(
 
 @frozen_value
 class PlayResult:
-    """A game of :func:`play_greedy`.
+    """A game of :func:`play_rollouts` or :func:`play_greedy`.
 
     Attributes
     ----------
@@ -381,13 +481,16 @@ class PlayResult:
         Whether every card went home (the independent checker's verdict).
     moves : tuple of Move
         The moves played, in order; ``check(deal, moves)`` replays them.
-    lookahead, seed : int
-        The player's settings.
+    policy : str
+        The player and its settings, e.g. ``"rollouts=8 playout_moves=200"``
+        or ``"greedy lookahead=2"``.
+    seed : int
+        The seed of its random choices.
     """
 
     won: bool
     moves: tuple[Move, ...]
-    lookahead: int
+    policy: str
     seed: int
 
 
@@ -491,7 +594,90 @@ def play_greedy(deal: Deal, seed: int = 0, lookahead: int = DEFAULT_LOOKAHEAD) -
         position = _autoplay(position, moves)
         seen.add(_key(position))
     won = check(deal, moves).won
-    return PlayResult(won, tuple(moves), lookahead, seed)
+    return PlayResult(won, tuple(moves), f"greedy lookahead={lookahead}", seed)
+
+
+def player_rollouts(rules: Rules) -> int:
+    """The playouts per move :func:`play_rollouts` uses for *rules* by default:
+    :data:`PLAYER_ROLLOUTS` of a preset's own rules, else :data:`DEFAULT_ROLLOUTS`."""
+    from .rules import PRESETS
+
+    if PRESETS.get(rules.name) == rules:
+        return PLAYER_ROLLOUTS.get(rules.name, DEFAULT_ROLLOUTS)
+    return DEFAULT_ROLLOUTS
+
+
+def play_rollouts(deal: Deal, seed: int = 0, rollouts: int | None = None,
+                  playout_moves: int = DEFAULT_PLAYOUT_MOVES) -> PlayResult:
+    """Play *deal* with the Monte Carlo player (no solver; docs/difficulty.md, "The player").
+
+    At each turn: a card that can go to a foundation goes (the first in
+    the move generator's order, leftmost column first).  Otherwise each
+    legal move is a candidate unless it takes a card back from a
+    foundation or leads to a position this game has already been in; a
+    candidate is played, with the foundation moves it allows, and
+    *rollouts* random games (playouts) of at most *playout_moves* moves are
+    played from there, each with foundation moves first and otherwise a
+    move drawn uniformly at random (never back from a foundation, never
+    the card just moved back where it came from).  The candidate whose
+    best playout left the fewest cards in the tableau is played (then the
+    fewest over all its playouts; remaining ties drawn at random).  The
+    game is lost when no candidate is left, or after
+    :data:`MAX_PLAYER_MOVES` moves.
+
+    This is flat Monte Carlo play (Bjarnason, Fern and Tadepalli,
+    "Lower bounding Klondike solitaire with Monte-Carlo planning", ICAPS
+    2009, study the family of such players): it looks ahead only by
+    sampling, keeps no table, proves nothing and never takes a move back,
+    so it wins often where the winning moves are many and seldom where
+    few moves keep the deal winnable.  It uses the engine's move
+    generator and make/unmake, compiled (``bakersdozen._player``), and the
+    win is the independent checker's verdict.
+
+    Parameters
+    ----------
+    deal : Deal
+        Any position, played by ``deal.rules``.
+    seed : int
+        Seeds the playouts and tie-breaks (splitmix64), 0..2**64-1; the
+        same seed gives the same game on any machine.
+    rollouts : int or None
+        Playouts per candidate move, 1..1024; more play stronger (and cost
+        proportionally).  None: the preset's :data:`PLAYER_ROLLOUTS`
+        (:data:`DEFAULT_ROLLOUTS` for other rules).
+    playout_moves : int
+        Moves per playout, 1..1000.
+
+    Returns
+    -------
+    PlayResult
+
+    Raises
+    ------
+    TypeError
+        If *deal* is not a Deal, or an option is not an int.
+    ArgumentError
+        If an option is out of its range.
+    """
+    from . import _player
+    from .solver import _engine_args, _to_move
+
+    if not isinstance(deal, Deal):
+        raise TypeError(f"play_rollouts() needs a Deal, not {type(deal).__name__}")
+    if rollouts is None:
+        rollouts = player_rollouts(deal.rules)
+    for name, value, high in (("seed", seed, 2**64 - 1), ("rollouts", rollouts, 1024),
+                              ("playout_moves", playout_moves, 1000)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"play_rollouts() {name} must be an int, not {value!r}")
+        low = 0 if name == "seed" else 1
+        if not low <= value <= high:
+            raise ArgumentError(f"play_rollouts() {name} must be in {low}..{high}, not {value!r}")
+    _won, raw = _player.play_monte_carlo(*_engine_args(deal), seed, rollouts, playout_moves,
+                                         MAX_PLAYER_MOVES)
+    moves = tuple(_to_move(m) for m in raw)
+    won = check(deal, moves).won
+    return PlayResult(won, moves, f"rollouts={rollouts} playout_moves={playout_moves}", seed)
 
 
 def rate_deal(game: str, number: int, line_nodes: int = DEFAULT_LINE_NODES,
@@ -511,11 +697,27 @@ def rate_deal(game: str, number: int, line_nodes: int = DEFAULT_LINE_NODES,
             **rating.to_json()}
 
 
-def play_deal(game: str, number: int, seed: int = 0,
+def play_deal(game: str, number: int, seed: int = 0, player: str = "rollouts",
+              rollouts: int | None = None, playout_moves: int = DEFAULT_PLAYOUT_MOVES,
               lookahead: int = DEFAULT_LOOKAHEAD) -> tuple[int, bool]:
-    """``(number, won)``: PySol deal *number* of *game* played by :func:`play_greedy`
-    (``results/difficulty.py validate``; its win is the checker's)."""
-    return number, play_greedy(Deal.pysol(number, game=game), seed=seed, lookahead=lookahead).won
+    """``(number, won)``: PySol deal *number* of *game* played by *player*,
+    ``"rollouts"`` (:func:`play_rollouts`, with *rollouts* and *playout_moves*)
+    or ``"greedy"`` (:func:`play_greedy`, with *lookahead*); for
+    ``results/difficulty.py validate``, whose worker processes import it.
+    The win is the checker's.
+
+    Raises
+    ------
+    ArgumentError
+        If *player* is neither name.
+    """
+    deal = Deal.pysol(number, game=game)
+    if player == "rollouts":
+        return number, play_rollouts(deal, seed=seed, rollouts=rollouts,
+                                     playout_moves=playout_moves).won
+    if player == "greedy":
+        return number, play_greedy(deal, seed=seed, lookahead=lookahead).won
+    raise ArgumentError(f"player must be 'rollouts' or 'greedy', not {player!r}")
 
 
 def load_cuts(path: str) -> Mapping[str, tuple[float, float, float]]:

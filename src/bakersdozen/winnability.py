@@ -3,7 +3,9 @@
 Each preset of the family has a table of PySol deal numbers (PySolFC's
 numbering, each deal dealt by its game's own rule, :meth:`~bakersdozen.Deal.pysol`) with
 the verdict a survey reached for it: ``bakersdozen/tables/<preset>.csv.gz``,
-one row per deal in deal order, ``deal,verdict,positions,seconds,length``.
+one row per deal in deal order, ``deal,verdict,positions,seconds,length,difficulty``
+(the last, the deal's difficulty grade, :mod:`bakersdozen.difficulty`, empty where
+the deal was not rated).
 How each table was made (commands, commit, passes) is in the repository's
 ``results/README.md``.  *Solved* rows carry a winning line that the
 independent checker replayed; *unsolvable* rows were proved by a complete
@@ -59,6 +61,10 @@ class Winnability:
         Positions the deciding search generated.
     length : int or None
         Moves of the winning line, for a solved deal.
+    difficulty : str or None
+        The deal's grade (one of :data:`bakersdozen.difficulty.GRADES`) when
+        the table has one (the deals the grades were cut over); None
+        otherwise, and always for ``source="solve"``.
     """
 
     deal: int
@@ -67,6 +73,7 @@ class Winnability:
     source: str
     positions: int
     length: int | None
+    difficulty: str | None = None
 
     @property
     def winnable(self) -> bool | None:
@@ -79,7 +86,7 @@ class Winnability:
 class _Table:
     """A preset's table as read: its first deal, its rows' text, one verdict letter a row."""
 
-    __slots__ = ("name", "first", "rows", "letters")
+    __slots__ = ("name", "first", "rows", "letters", "grades")
 
     def __init__(self, name: str, text: str) -> None:
         lines = text.splitlines()
@@ -89,6 +96,8 @@ class _Table:
         self.rows = lines[1:]
         try:
             self.letters = "".join([_LETTERS[row.split(",", 2)[1]] for row in self.rows])
+            # one letter a row: its grade's initial, or "-" for none
+            self.grades = "".join([_GRADE_LETTERS[row.rsplit(",", 1)[1]] for row in self.rows])
             self.first = int(self.rows[0].split(",", 1)[0])
             last = int(self.rows[-1].split(",", 1)[0])
         except (IndexError, KeyError, ValueError):
@@ -101,13 +110,15 @@ class _Table:
     def last(self) -> int:
         return self.first + len(self.rows) - 1
 
-    def row(self, number: int) -> tuple[Verdict, int, int | None]:
-        """The verdict, positions and winning line's length of deal *number* (inside the table)."""
+    def row(self, number: int) -> tuple[Verdict, int, int | None, str | None]:
+        """The verdict, positions, winning line's length and grade of deal *number*
+        (inside the table)."""
         fields = self.rows[number - self.first].split(",")
         try:
-            if int(fields[0]) != number:
+            if int(fields[0]) != number or len(fields) != 6:
                 raise ValueError
-            return _VERDICTS[fields[1]], int(fields[2]), int(fields[4]) if fields[4] else None
+            return (_VERDICTS[fields[1]], int(fields[2]), int(fields[4]) if fields[4] else None,
+                    fields[5] or None)
         except (IndexError, KeyError, ValueError):
             raise TableError(
                 f"the table of {self.name!r} is damaged at deal {number}: "
@@ -115,10 +126,12 @@ class _Table:
             ) from None
 
 
-_HEADER = "deal,verdict,positions,seconds,length"
+_HEADER = "deal,verdict,positions,seconds,length,difficulty"
 _VERDICTS = {v.value: v for v in Verdict}
 #: one letter per verdict, for a table's column of verdicts held as one str
 _LETTERS = {"solved": "s", "unsolvable": "x", "unknown": "?"}
+#: one letter per grade (its initial), "-" for a row without one
+_GRADE_LETTERS = {"": "-", "easy": "e", "medium": "m", "hard": "h", "expert": "x"}
 _TABLES: dict[str, _Table] = {}
 
 
@@ -215,8 +228,8 @@ def winnable(
     rules = _preset(game)
     table = _table(rules.name)
     if table.first <= number <= table.last:
-        verdict, positions, length = table.row(number)
-        return Winnability(number, rules.name, verdict, "table", positions, length)
+        verdict, positions, length, grade = table.row(number)
+        return Winnability(number, rules.name, verdict, "table", positions, length, grade)
     if not solve_outside:
         raise TableError(
             f"deal {number} lies outside the table of {rules.name} "
@@ -238,6 +251,7 @@ def winnable_deals(
     first: int | None = None,
     last: int | None = None,
     verdict: Verdict = Verdict.SOLVED,
+    difficulty: str | None = None,
 ) -> list[int]:
     """Deal numbers of *game*'s table with the verdict *verdict* (winnable by default).
 
@@ -252,10 +266,14 @@ def winnable_deals(
         Seed of the sample (``random.Random``); the same seed, game,
         range and count give the same numbers.  None: a fresh random sample.
     first, last : int or None
-        The range of deal numbers, inclusive; None for the table's ends.
-        It must lie inside the table.
+        The range of deal numbers, inclusive; None for the table's ends
+        (with *difficulty*, the ends of the graded deals).  It must lie
+        inside the table (and the graded deals).
     verdict : Verdict
         ``SOLVED`` (winnable), or ``UNSOLVABLE`` / ``UNKNOWN`` to list those.
+    difficulty : str or None
+        A grade (:data:`bakersdozen.difficulty.GRADES`): only the deals of
+        that grade (graded deals are solved ones); None for any.
 
     Returns
     -------
@@ -266,8 +284,9 @@ def winnable_deals(
     RulesError
         If *game* names no preset or changes a preset's knobs.
     TableError
-        If the range is empty or leaves the table, or *count* exceeds the
-        deals available.
+        If the range is empty or leaves the table, *count* exceeds the
+        deals available, or *difficulty* is asked of a game or range the
+        grades do not cover.
     ArgumentError
         If *seed* is not in 0..2**64-1 (as ``solve``'s; ``random.Random``
         would take -1 as 1).
@@ -282,6 +301,8 @@ def winnable_deals(
     rules = _preset(game)
     table = _table(rules.name)
     start, end = table.first, table.last
+    if difficulty is not None:
+        start, end = _graded_range(rules.name, difficulty, start, end)
     low = start if first is None else first
     high = end if last is None else last
     if low > high:
@@ -295,13 +316,44 @@ def winnable_deals(
     letter = _LETTERS[verdict.value]
     letters = table.letters
     pool = [n for n in range(low, high + 1) if letters[n - start] == letter]
+    if difficulty is not None:
+        pool = _graded(table, rules.name, difficulty, low, high, pool)
     if count is None:
         return pool
     if count < 0:
         raise TableError(f"count must be at least 0, not {count}")
     if count > len(pool):
+        kind = verdict.value if difficulty is None else f"{verdict.value} {difficulty}"
         raise TableError(
             f"{count} deals asked for, but deals {low}-{high} of {rules.name} have "
-            f"{len(pool)} {verdict.value}"
+            f"{len(pool)} {kind}"
         )
     return random.Random(seed).sample(pool, count)
+
+
+def _graded_range(game: str, grade: object, start: int, end: int) -> tuple[int, int]:
+    """The deals of *game*'s table (*start*..*end*) that have grades; TableError if none."""
+    from .difficulty import GRADES, grade_table
+
+    if not isinstance(grade, str):
+        raise TypeError(f"difficulty must be a str or None, not {grade!r}")
+    if grade not in GRADES:
+        raise ArgumentError(f"difficulty must be one of {', '.join(GRADES)}, not {grade!r}")
+    entry = grade_table().get(game)
+    if entry is None:
+        raise TableError(f"{game} has no difficulty grades yet; graded games: "
+                         f"{', '.join(sorted(grade_table())) or 'none'}")
+    first, last = entry["deals"]
+    return max(start, int(first)), min(end, int(last))
+
+
+def _graded(table: _Table, game: str, grade: str, low: int, high: int,
+            pool: list[int]) -> list[int]:
+    """The deals of *pool* whose grade is *grade*; TableError outside the graded deals."""
+    first, last = _graded_range(game, grade, table.first, table.last)
+    if low < first or high > last:
+        raise TableError(f"the grades of {game} cover deals {first}-{last}, "
+                         f"not all of {low}-{high}")
+    letter = _GRADE_LETTERS[grade]
+    grades = table.grades
+    return [n for n in pool if grades[n - table.first] == letter]

@@ -3,8 +3,10 @@
 For a program's "winnable deals only" mode: every winnable deal of a range,
 in order, or with ``--count K`` a random sample of K without repeats
 (``--seed S`` makes it repeatable).  ``--unsolvable`` and ``--unknown`` list
-the other verdicts.  The numbers come from the table shipped with the
-package (:mod:`bakersdozen.winnability`); an unknown deal is never listed as
+the other verdicts; ``--difficulty GRADE`` keeps the winnable deals of one
+difficulty grade (docs/difficulty.md; the graded deals of the game's table
+by default).  The numbers come from the table shipped with the package
+(:mod:`bakersdozen.winnability`); an unknown deal is never listed as
 winnable.
 """
 
@@ -14,6 +16,10 @@ import argparse
 import sys
 
 from ._common import EXIT_OK, add_rules_arguments, positive_int, rules_from_args, seed_int
+
+#: The grades (bakersdozen.difficulty.GRADES, not imported here to keep start-up light;
+#: tests/test_difficulty.py checks they agree).
+GRADES = ("easy", "medium", "hard", "expert")
 
 HELP = "print winnable (or unsolvable, unknown) PySol deal numbers from the published tables"
 
@@ -41,7 +47,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=seed_int, metavar="S",
                         help="seed of the sample (default: a fresh random sample)")
     parser.add_argument("--range", type=_deal_span, metavar="A-B", dest="span",
-                        help="only deals A to B (default: the whole table)")
+                        help="only deals A to B (default: the whole table, or its graded "
+                             "deals with --difficulty)")
+    parser.add_argument("--difficulty", choices=GRADES, metavar="GRADE",
+                        help=f"only winnable deals of this grade: {', '.join(GRADES)} "
+                             "(docs/difficulty.md)")
     add_rules_arguments(parser)
 
 
@@ -51,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
 
     first, last = args.span if args.span else (None, None)
     numbers = winnable_deals(rules_from_args(args), count=args.count, seed=args.seed,
-                             first=first, last=last, verdict=Verdict(args.verdict))
+                             first=first, last=last, verdict=Verdict(args.verdict),
+                             difficulty=args.difficulty)
     sys.stdout.write("".join(f"{n}\n" for n in numbers))
     return EXIT_OK

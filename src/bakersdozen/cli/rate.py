@@ -3,8 +3,10 @@
 The argument is a PySol deal number of ``--game`` (digits only) or a board
 file (``-`` for standard input).  Prints the measure of
 :func:`bakersdozen.difficulty.rate`; ``--json`` prints it as one JSON
-object.  ``--cuts FILE`` grades it with cut-points from a JSON file
-(``results/difficulty.py cuts --json``); without it the grade is none.
+object.  The grade comes from the cut-points shipped for the game
+(:func:`bakersdozen.difficulty.shipped_cuts`; none for a game not yet
+graded), or ``--cuts FILE`` takes them from a JSON file
+(``results/difficulty.py cuts --json``).
 Exit status 0 rated, 1 unsolvable (no score), 3 unknown (the line's budget
 ran out), 2 bad input.
 """
@@ -52,7 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--cuts", type=file_name, metavar="FILE",
-        help="grade with the cut-points of the game in this JSON file (results/difficulty.py cuts)",
+        help="grade with the cut-points of the game in this JSON file (results/difficulty.py "
+             "cuts), not the shipped ones",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_rules_arguments(parser)

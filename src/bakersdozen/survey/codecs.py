@@ -49,7 +49,9 @@ CSV_FIELDS_0_1: Final = (
     "time_limit", "max_nodes", "memory_mb", "seed", "moves",
 )
 #: The CSV header of the published tables (``results/make_table.py``).
-TABLE_FIELDS: Final = ("deal", "verdict", "positions", "seconds", "length")
+TABLE_FIELDS: Final = ("deal", "verdict", "positions", "seconds", "length", "difficulty")
+#: The header of published tables made before they had difficulty grades.
+TABLE_FIELDS_UNGRADED: Final = TABLE_FIELDS[:-1]
 
 
 def _table_game(path: str) -> str:
@@ -171,9 +173,10 @@ def parse(path: str, format: str, data: bytes) -> list[Record]:
         names = next(rows, None)
         if names is None:
             return records
-        table = tuple(names) == TABLE_FIELDS
+        table = tuple(names) in (TABLE_FIELDS, TABLE_FIELDS_UNGRADED)
         game = _table_game(path) if table else ""
-        if tuple(names) not in (CSV_FIELDS, CSV_FIELDS_NO_METHOD, CSV_FIELDS_0_1, TABLE_FIELDS):
+        if tuple(names) not in (CSV_FIELDS, CSV_FIELDS_NO_METHOD, CSV_FIELDS_0_1, TABLE_FIELDS,
+                                TABLE_FIELDS_UNGRADED):
             if text.lstrip("\ufeff \t\r\n").startswith("{"):
                 raise ParseError(f"{path}: a JSON Lines survey, not CSV (--format jsonl)")
             raise ParseError(
@@ -191,6 +194,7 @@ def parse(path: str, format: str, data: bytes) -> list[Record]:
             if table:
                 cells["nodes"] = cells.pop("positions")
                 cells["game"] = game
+                cells.pop("difficulty", None)  # a grade, not part of a survey record
             if cells.get("deadlock"):  # card names separated by spaces
                 cells["deadlock"] = str(cells["deadlock"]).split()
             try:
