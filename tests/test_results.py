@@ -45,12 +45,14 @@ def _rows(name: str) -> list[dict[str, str]]:
 def test_the_table_is_well_formed(name: str) -> None:
     rows = _rows(name)
     _, first, last = TABLES[name]
-    assert list(rows[0]) == ["deal", "verdict", "positions", "seconds", "length"]
+    assert list(rows[0]) == ["deal", "verdict", "positions", "seconds", "length", "difficulty"]
     deals = [int(row["deal"]) for row in rows]
     assert deals == list(range(first, last + 1))
     for row in rows:
         assert row["verdict"] in ("solved", "unsolvable", "unknown")
         assert (row["length"] != "") == (row["verdict"] == "solved")
+        assert row["difficulty"] in ("", "easy", "medium", "hard", "expert")
+        assert row["difficulty"] == "" or row["verdict"] == "solved"  # only a won deal is graded
         assert int(row["positions"]) >= 0 and float(row["seconds"]) >= 0
     assert (RESULTS / name).stat().st_size < 5 * 2**20
 
