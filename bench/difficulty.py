@@ -1,7 +1,8 @@
 """Costs and figures of docs/difficulty.md: rate() seconds per deal, the player's win rate.
 
     python bench/difficulty.py rate   --game G A-B      # median, p90 seconds of rate()
-    python bench/difficulty.py player --game G A-B [--lookahead L] [--seed S]
+    python bench/difficulty.py player --game G A-B [--rollouts R] [--seed S]
+    python bench/difficulty.py player --game G A-B --greedy [--lookahead L] [--seed S]
 
 Run sequentially on a quiet machine; the figures go into docs/difficulty.md
 by hand.  Not a test: timings vary with the machine and its load.
@@ -15,7 +16,7 @@ import sys
 import time
 
 from bakersdozen import Deal, check
-from bakersdozen.difficulty import DEFAULT_LOOKAHEAD, play_greedy, rate
+from bakersdozen.difficulty import DEFAULT_LOOKAHEAD, play_greedy, play_rollouts, rate
 from bakersdozen.stats import percentile, wilson_interval
 from bakersdozen.survey.tasks import DealRange
 
@@ -26,6 +27,9 @@ def main() -> int:
     parser.add_argument("deals")
     parser.add_argument("--game", default="bakers_dozen")
     parser.add_argument("--lookahead", type=int, default=DEFAULT_LOOKAHEAD)
+    parser.add_argument("--greedy", action="store_true", help="the greedy player, not Monte Carlo")
+    parser.add_argument("--rollouts", type=int, default=None,
+                        help="playouts per move (default: the game's PLAYER_ROLLOUTS)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     deals = list(DealRange(args.deals))
@@ -48,11 +52,14 @@ def main() -> int:
         start = time.perf_counter()
         for n in deals:
             deal = Deal.pysol(n, game=args.game)
-            result = play_greedy(deal, seed=args.seed, lookahead=args.lookahead)
+            if args.greedy:
+                result = play_greedy(deal, seed=args.seed, lookahead=args.lookahead)
+            else:
+                result = play_rollouts(deal, seed=args.seed, rollouts=args.rollouts)
             assert result.won == check(deal, result.moves).won
             won += result.won
         low, high = wilson_interval(won, len(deals))
-        print(f"{args.game} {args.deals} lookahead {args.lookahead}: won {won}/{len(deals)} "
+        print(f"{args.game} {args.deals} {result.policy}: won {won}/{len(deals)} "
               f"= {100 * won / len(deals):.1f} % (95 % Wilson {100 * low:.1f}-{100 * high:.1f} %), "
               f"{time.perf_counter() - start:.0f} s")
     return 0

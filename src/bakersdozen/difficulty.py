@@ -37,12 +37,24 @@ The measure (:func:`~bakersdozen.rate`; docs/difficulty.md)
    moves lose adds 1.  Unknown moves count as not losing, so with
    ``unknown > 0`` the score is a lower bound.
 
+4. **The difficulty**, the number the grades are cut on:
+   ``difficulty = score + LINE_BITS * positions`` (:func:`difficulty_of`):
+   the score, plus a fifth of a bit for each move of the line.  The
+   grades (:data:`GRADES`) cut it at the quartiles over deals 1-10,000 of
+   a preset; the cut-points ship with the package (:func:`grade_table`,
+   :func:`shipped_cuts`) and the tables carry each deal's grade.
+
 Budgets are counted in positions (``max_nodes``), never in seconds, and
 every search uses seed 0: the result repeats on any machine.
 
-The player (:func:`play_greedy`; docs/difficulty.md, "The player")
--------------------------------------------------------------------
-A simple player that uses no solver: the moves it may play are
+The players (:func:`play_rollouts`, :func:`play_greedy`; docs/difficulty.md)
+------------------------------------------------------------------------------
+:func:`play_rollouts` is the player that validates the grades: flat Monte
+Carlo play on the engine's move generator, without any search (its
+documentation gives the policy).  :func:`play_greedy` is the first player
+tried, too weak for Good Measure; it is kept for comparison.
+
+The greedy player uses no solver either: the moves it may play are
 :func:`~bakersdozen.legal_moves` of its position, a move is played with
 :func:`~bakersdozen.check` (the independent checker), and its win is the
 checker's.  Its policy, at each turn:
@@ -81,10 +93,11 @@ if TYPE_CHECKING:
     from typing import Any, Final
 
 __all__ = [
-    "DEFAULT_LINE_NODES", "DEFAULT_SHORTEST_NODES", "DEFAULT_MOVE_NODES", "GRADES", "Rating", "Step", "PlayResult",
-    "rate", "grade_of", "play_greedy", "play_rollouts", "rate_deal", "play_deal", "load_cuts",
-    "evaluate", "DEFAULT_LOOKAHEAD", "DEFAULT_ROLLOUTS", "DEFAULT_PLAYOUT_MOVES",
-    "MAX_PLAYER_MOVES", "LINE_BITS", "PLAYER_ROLLOUTS", "player_rollouts", "difficulty_of", "grade_table", "shipped_cuts",
+    "DEFAULT_LINE_NODES", "DEFAULT_SHORTEST_NODES", "DEFAULT_MOVE_NODES", "GRADES", "LINE_BITS",
+    "Rating", "Step", "PlayResult", "rate", "difficulty_of", "grade_of", "grade_table",
+    "shipped_cuts", "load_cuts", "play_rollouts", "player_rollouts", "play_greedy", "evaluate",
+    "rate_deal", "play_deal", "PLAYER_ROLLOUTS", "DEFAULT_ROLLOUTS", "DEFAULT_PLAYOUT_MOVES",
+    "DEFAULT_LOOKAHEAD", "MAX_PLAYER_MOVES",
 ]
 
 #: Positions the search that decides the deal may generate (step 1).
