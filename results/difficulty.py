@@ -204,14 +204,38 @@ def command_validate(args: argparse.Namespace) -> int:
 
 
 #: The weights of a move of the line that ``tune`` compares (LINE_BITS is the one chosen).
-TUNE_WEIGHTS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5)
+TUNE_WEIGHTS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0, 2.0)
+
+
+def auc(values: list[float], lost: list[bool]) -> float:
+    """The chance that a deal the player lost has a greater value than one it won
+    (ties count half): the area under the ROC curve of *values* as a predictor of a
+    loss (Mann-Whitney U / (losses * wins)); 0.5 is no better than chance."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):  # average ranks over ties
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    losses = sum(lost)
+    wins = len(lost) - losses
+    if not losses or not wins:
+        return 0.5
+    u = sum(r for r, x in zip(ranks, lost) if x) - losses * (losses + 1) / 2
+    return u / (losses * wins)
 
 
 def command_tune(args: argparse.Namespace) -> int:
     """For each weight w of TUNE_WEIGHTS, grade the solved deals of the range by
     quartiles of ``score + w * positions`` and print the player's win rate per
-    quartile, and the smallest gap between neighbouring quartiles: the weight with the
-    largest smallest gap (over every file) keeps the grades furthest apart."""
+    quartile, the smallest gap between neighbouring quartiles, and the AUC of
+    the difficulty as a predictor of the player's loss (over all the deals, so
+    less noisy than the quartiles): the weight with the largest AUC, over the
+    games, orders the deals most as the player finds them."""
     for path in args.files:
         records = [r for r in read_lines(path)
                    if r.get("verdict") == "solved" and _in_span(r, args.deals)]
@@ -225,8 +249,8 @@ def command_tune(args: argparse.Namespace) -> int:
         won = dict(pool_map(play_deal, tasks, args.jobs))
         print(f"{game}: {len(records)} deals, the player won {sum(won.values())} "
               f"({100 * sum(won.values()) / len(records):.1f} %)")
-        print("| weight | easy | medium | hard | expert | smallest gap |")
-        print("|---:|---:|---:|---:|---:|---:|")
+        print("| weight | easy | medium | hard | expert | smallest gap | AUC |")
+        print("|---:|---:|---:|---:|---:|---:|---:|")
         for weight in TUNE_WEIGHTS:
             ranked = sorted(records, key=lambda r: (r["score"] + weight * r["positions"], r["deal"]))
             rates = []
@@ -234,7 +258,10 @@ def command_tune(args: argparse.Namespace) -> int:
                 part = ranked[q * len(ranked) // 4:(q + 1) * len(ranked) // 4]
                 rates.append(100 * sum(won[r["deal"]] for r in part) / len(part))
             gap = min(rates[q] - rates[q + 1] for q in range(3))
-            print(f"| {weight} | " + " | ".join(f"{x:.1f} %" for x in rates) + f" | {gap:.1f} |")
+            area = auc([r["score"] + weight * r["positions"] for r in records],
+                       [not won[r["deal"]] for r in records])
+            print(f"| {weight} | " + " | ".join(f"{x:.1f} %" for x in rates)
+                  + f" | {gap:.1f} | {area:.3f} |")
     return 0
 
 

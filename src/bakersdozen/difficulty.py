@@ -39,7 +39,7 @@ The measure (:func:`~bakersdozen.rate`; docs/difficulty.md)
 
 4. **The difficulty**, the number the grades are cut on:
    ``difficulty = score + LINE_BITS * positions`` (:func:`difficulty_of`):
-   the score, plus a fifth of a bit for each move of the line.  The
+   the score, plus one bit for each move of the line.  The
    grades (:data:`GRADES`) cut it at the quartiles over deals 1-10,000 of
    a preset; the cut-points ship with the package (:func:`grade_table`,
    :func:`shipped_cuts`) and the tables carry each deal's grade.
@@ -109,10 +109,11 @@ DEFAULT_MOVE_NODES: Final = 100_000
 #: The grades, easiest first; the cut-points between them are three difficulties.
 GRADES: Final = ("easy", "medium", "hard", "expert")
 #: Bits the difficulty counts for each move of the line (``difficulty = score +
-#: LINE_BITS * positions``; docs/difficulty.md, "The difficulty": of 0, 0.05, 0.1,
-#: 0.15, 0.2, 0.3 and 0.5, the weight whose quartile grades kept the player's win
-#: rates furthest apart on the tuning deals).
-LINE_BITS: Final = 0.2
+#: LINE_BITS * positions``; docs/difficulty.md, "How the weight was chosen": of
+#: 0 to 2, the smallest weight with the largest mean AUC of the difficulty as a
+#: predictor of the player's losses on the tuning deals of Baker's Dozen and
+#: Good Measure).
+LINE_BITS: Final = 1.0
 #: The player's look-ahead, in moves (docs/difficulty.md, "Measured": 2 won more than 1).
 DEFAULT_LOOKAHEAD: Final = 2
 #: The players give up (lost) after this many moves.
@@ -123,7 +124,7 @@ DEFAULT_ROLLOUTS: Final = 8
 #: Playouts per candidate move by preset: the power of two whose player wins
 #: closest to half of the preset's deals 1-500 (docs/difficulty.md, "The
 #: player"), where win rates have the most room to differ between grades.
-PLAYER_ROLLOUTS: Final = MappingProxyType({"bakers_dozen": 2, "good_measure": 32})
+PLAYER_ROLLOUTS: Final = MappingProxyType({"bakers_dozen": 2, "good_measure": 64})
 #: Moves per playout of :func:`play_rollouts`.
 DEFAULT_PLAYOUT_MOVES: Final = 200
 
