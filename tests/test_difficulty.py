@@ -556,9 +556,25 @@ def test_tune_prints_a_row_per_weight(tmp_path: Path, capsys: pytest.CaptureFixt
     capsys.readouterr()
     assert batch.main(["tune", str(ratings), "--deals", "1-8"]) == 0
     out = capsys.readouterr()[0]
-    rows = [line for line in out.splitlines() if line.startswith("| 0")]
+    rows = [line for line in out.splitlines() if line[:3] in {"| 0", "| 1", "| 2"}]
     assert [float(row.split("|")[1]) for row in rows] == list(batch.TUNE_WEIGHTS)
     assert str(LINE_BITS) in [row.split("|")[1].strip() for row in rows]
+    for row in rows:
+        assert 0.0 <= float(row.split("|")[7]) <= 1.0  # the AUC
+
+
+def test_auc_against_counting_pairs() -> None:
+    auc = _batch().auc
+    rng = random.Random(4)
+    for _ in range(50):
+        values = [float(rng.randint(0, 6)) for _ in range(rng.randint(2, 30))]
+        lost = [rng.random() < 0.5 for _ in values]
+        pairs = [(a, b) for a, x in zip(values, lost) if x for b, y in zip(values, lost) if not y]
+        if not pairs:
+            assert auc(values, lost) == 0.5
+            continue
+        expected = sum(1.0 if a > b else 0.5 if a == b else 0.0 for a, b in pairs) / len(pairs)
+        assert auc(values, lost) == pytest.approx(expected)
 
 
 def test_the_cli_and_the_package_agree_on_the_grades() -> None:
