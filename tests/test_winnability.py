@@ -151,3 +151,58 @@ def test_cli_deals_errors(argv: list[str], message: str, capsys: pytest.CaptureF
     err = capsys.readouterr().err
     assert err.startswith("bakersdozen deals: error: ") and message in err
     assert err.count("\n") == 1
+
+
+# --- difficulty grades
+
+
+def _graded_games() -> list[str]:
+    from bakersdozen.difficulty import grade_table
+
+    return sorted(grade_table())
+
+
+def test_at_least_baker_s_dozen_is_graded() -> None:
+    assert "bakers_dozen" in _graded_games()
+
+
+@pytest.mark.parametrize("grade", ["easy", "medium", "hard", "expert"])
+def test_winnable_deals_of_a_grade(grade: str) -> None:
+    for game in _graded_games():
+        rows = _csv(game)
+        sample = winnable_deals(game, count=50, seed=7, difficulty=grade)
+        assert len(set(sample)) == 50
+        for number in sample:
+            assert rows[number]["verdict"] == "solved" and rows[number]["difficulty"] == grade
+            known = winnable(number, game)
+            assert known.difficulty == grade and known.winnable
+        every = winnable_deals(game, first=1, last=500, difficulty=grade)
+        assert every == [n for n in range(1, 501) if rows[n]["difficulty"] == grade]
+
+
+def test_a_grade_outside_the_graded_deals_or_game() -> None:
+    from bakersdozen.difficulty import grade_table
+
+    for game in _graded_games():
+        first, last = grade_table()[game]["deals"]  # type: ignore[misc]
+        assert max(winnable_deals(game, difficulty="hard")) <= last
+        if last < table_range(game)[1]:
+            with pytest.raises(TableError, match=f"leaves the graded deals of {game} "
+                                                 f"\\(deals {first}-{last}\\)"):
+                winnable_deals(game, first=1, last=last + 1, difficulty="hard")
+            assert winnable(last + 1, game).difficulty is None
+    for game in (g for g in PRESETS if g not in _graded_games()):
+        with pytest.raises(TableError, match="no difficulty grades yet"):
+            winnable_deals(game, difficulty="easy")
+    with pytest.raises(ArgumentError, match="difficulty must be one of"):
+        winnable_deals(difficulty="tricky")
+    with pytest.raises(TypeError, match="difficulty must be a str"):
+        winnable_deals(difficulty=3)  # type: ignore[arg-type]
+
+
+def test_cli_deals_difficulty(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deals", "--winnable", "--difficulty", "expert", "--count", "5", "--seed", "2"]) == 0
+    out = [int(line) for line in capsys.readouterr().out.split()]
+    assert out == winnable_deals(count=5, seed=2, difficulty="expert")
+    assert main(["deals", "--winnable", "--difficulty", "tricky"]) == 2
+    assert "invalid choice: 'tricky'" in capsys.readouterr().err

@@ -308,8 +308,9 @@ def winnable_deals(
     if low > high:
         raise TableError(f"the range {low}-{high} is empty")
     if low < start or high > end:
+        where = "table" if difficulty is None else "graded deals"
         raise TableError(
-            f"the range {low}-{high} leaves the table of {rules.name} (deals {start}-{end})"
+            f"the range {low}-{high} leaves the {where} of {rules.name} (deals {start}-{end})"
         )
     if not isinstance(verdict, Verdict):
         raise TypeError(f"verdict must be a Verdict, not {type(verdict).__name__}")
@@ -317,7 +318,7 @@ def winnable_deals(
     letters = table.letters
     pool = [n for n in range(low, high + 1) if letters[n - start] == letter]
     if difficulty is not None:
-        pool = _graded(table, rules.name, difficulty, low, high, pool)
+        pool = _graded(table, difficulty, pool)
     if count is None:
         return pool
     if count < 0:
@@ -347,13 +348,8 @@ def _graded_range(game: str, grade: object, start: int, end: int) -> tuple[int, 
     return max(start, int(first)), min(end, int(last))
 
 
-def _graded(table: _Table, game: str, grade: str, low: int, high: int,
-            pool: list[int]) -> list[int]:
-    """The deals of *pool* whose grade is *grade*; TableError outside the graded deals."""
-    first, last = _graded_range(game, grade, table.first, table.last)
-    if low < first or high > last:
-        raise TableError(f"the grades of {game} cover deals {first}-{last}, "
-                         f"not all of {low}-{high}")
+def _graded(table: _Table, grade: str, pool: list[int]) -> list[int]:
+    """The deals of *pool* (inside the graded deals) whose grade is *grade*."""
     letter = _GRADE_LETTERS[grade]
     grades = table.grades
     return [n for n in pool if grades[n - table.first] == letter]
