@@ -1,0 +1,367 @@
+"""The layered search on disk: its work directory, files and manifest (private).
+
+docs/engine.md ("The layered search on disk") gives the idea and why it is
+correct.  The search itself (:class:`bakersdozen._layers.LayeredSearch`)
+expands a file of records and appends the children that leave their layer
+to the file of their progress value (``_spill.pxd`` moves the bytes); this
+module decides which file is read next, splits a file too large for the
+memory budget, and keeps the checkpoint:
+
+- ``pNNN.rec``: the records of progress NNN not yet expanded (every record
+  is a layer key and a position's record in its layer, 16 or 24 bytes;
+  duplicates are allowed: they meet in the layer's hash set when the file
+  is loaded).
+- ``pNNN.partKKKKK.rec``: the same, split by a hash of the layer key into
+  parts that each fit the memory budget (a layer is never split).
+- ``manifest.json``: the checkpoint, written whole (a temporary file,
+  fsync, rename, fsync of the directory) after each progress value or
+  part: the position searched, the next step, the counts so far and the
+  length of every pending file, each file synced first.
+
+A run stopped at any moment (a limit, Ctrl-C, SIGKILL, a full disk) goes on
+from the manifest: every file it lists is cut back to its length, any other
+file of records deleted, and the step after the checkpoint is done again,
+so that the counts come out as those of a run never stopped.  Only
+:mod:`bakersdozen.solver` imports this module.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Callable, Sequence
+
+from . import _layers, _search
+from .errors import ArgumentError, BakersDozenError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Any, Final
+
+__all__ = ["DiskLayers", "FORMAT", "VERSION", "MANIFEST"]
+
+#: The manifest's name in the work directory.
+MANIFEST: Final = "manifest.json"
+#: The manifest's ``format`` and ``version``: a work directory of another
+#: format or version is refused.
+FORMAT: Final = "bakersdozen layered search on disk"
+VERSION: Final = 1
+
+_RECORDS = re.compile(r"p\d{3}(\.part\d{5})?\.rec\Z")
+#: Most parts a progress value's file is split into (one split pass writes them all).
+MAX_PARTS: Final = 4096
+#: The raw bytes of a part are at most this share of the memory left: its
+#: positions take up to about 1.8 times their bytes in the layers' hash sets,
+#: and the layer being expanded grows by the positions its own moves reach.
+PART_SHARE: Final = 0.25
+
+Progress = Callable[[int, int], object]
+
+
+def progress_file(progress: int) -> str:
+    """The name of the file of records of *progress*."""
+    return f"p{progress:03d}.rec"
+
+
+def part_file(progress: int, part: int) -> str:
+    """The name of part *part* of the file of records of *progress*."""
+    return f"p{progress:03d}.part{part:05d}.rec"
+
+
+def _sync(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class DiskLayers:
+    """The layered search of one position, its pending layers kept in files.
+
+    Parameters
+    ----------
+    args : tuple
+        The engine's position: card-index columns, foundation heights, the
+        pack's ranks, the play codes (as :class:`bakersdozen._layers.LayeredSearch`).
+    memory_mb : float
+        MiB for the search: the layers being expanded, the files' write
+        buffers and the read buffer.
+    work_dir : str or os.PathLike
+        The work directory (made if missing).
+    disk_mb : float or None
+        MiB the files of the work directory may hold; None: as much as the
+        disk has.
+    resume : bool
+        Go on with the run the work directory holds (or start one if it
+        holds none); False needs an empty (or missing) directory.
+
+    Raises
+    ------
+    ArgumentError
+        If the work directory is not empty and *resume* is False, holds a
+        run of another position, rules or format version, or is damaged (a
+        file shorter than its manifest says), or is not a directory.
+    ValueError
+        As :class:`bakersdozen._layers.LayeredSearch`.
+    """
+
+    def __init__(self, args: tuple[list[list[int]], list[int], int, tuple[int, int, int, int, int]],
+                 *, memory_mb: float, work_dir: str | os.PathLike[str],
+                 disk_mb: float | None = None, resume: bool = False) -> None:
+        columns, foundations, ranks, play = args
+        self._search = _layers.LayeredSearch(*args, memory_mb=memory_mb)
+        self._dir = os.fspath(work_dir)
+        self._position = {"columns": [list(c) for c in columns],
+                          "foundations": list(foundations), "ranks": ranks,
+                          "play": list(play)}
+        self._won = not any(columns)
+        self._disk_budget = 0 if disk_mb is None else max(int(disk_mb * 2**20), 1)
+        self._manifest = self._open(resume)
+        #: nodes of the checkpoint this run went on from (0 for a fresh run)
+        self.resumed_nodes: int = self._manifest["counts"]["nodes"]
+        #: what the search used (:attr:`bakersdozen._layers.LayeredSearch.stats`,
+        #: and ``peak_disk``, ``written``: bytes), after :meth:`run`
+        self.stats: dict[str, int] = {}
+
+    # -- the work directory ------------------------------------------------------
+
+    def _path(self, name: str) -> str:
+        return os.path.join(self._dir, name)
+
+    def _open(self, resume: bool) -> dict[str, Any]:
+        """The manifest to go on from: the directory's, or a fresh run's (written)."""
+        where = f"work_dir: {self._dir!r}"
+        if os.path.exists(self._dir) and not os.path.isdir(self._dir):
+            raise ArgumentError(f"{where} is not a directory")
+        os.makedirs(self._dir, exist_ok=True)
+        names = os.listdir(self._dir)
+        if MANIFEST in names:
+            if not resume:
+                raise ArgumentError(
+                    f"{where} holds a run of the layered search already: resume=True "
+                    f"(--resume) goes on with it; or give an empty directory")
+            return self._read_manifest(where)
+        ours = [n for n in names if _RECORDS.match(n) or n == MANIFEST + ".tmp"]
+        if names and (not resume or len(ours) < len(names)):
+            raise ArgumentError(
+                f"{where} is not empty ({len(names)} entries, no {MANIFEST}): the layered "
+                f"search starts in an empty directory")
+        for name in ours:  # a start killed before its first manifest
+            os.unlink(self._path(name))
+        root = self._search.root_record()
+        with open(self._path(progress_file(0)), "wb") as out:
+            out.write(root)
+            out.flush()
+            os.fsync(out.fileno())
+        counts = {k: 0 for k in self._search.counts()}
+        manifest = {"format": FORMAT, "version": VERSION, "position": self._position,
+                    "state": "running", "progress": 0, "parts": 0, "done": 0,
+                    "counts": counts, "files": {progress_file(0): len(root)}}
+        self._write_manifest(manifest)
+        return manifest
+
+    def _read_manifest(self, where: str) -> dict[str, Any]:
+        try:
+            with open(self._path(MANIFEST), encoding="utf-8") as f:
+                manifest = json.load(f)
+            if not isinstance(manifest, dict):
+                raise ValueError("not an object")
+            kind = (manifest.get("format"), manifest.get("version"))
+        except (OSError, ValueError) as error:
+            raise ArgumentError(f"{where}: {MANIFEST} cannot be read: {error}") from None
+        if kind != (FORMAT, VERSION):
+            raise ArgumentError(
+                f"{where} holds a run of format {kind[0]!r} version {kind[1]!r}; this "
+                f"version of bakersdozen reads {FORMAT!r} version {VERSION}")
+        if manifest.get("position") != self._position:
+            raise ArgumentError(
+                f"{where} holds the layered search of another position or other rules: "
+                f"give another directory for this one")
+        return manifest
+
+    def _write_manifest(self, manifest: dict[str, Any]) -> None:
+        """Write *manifest* whole or not at all: a temporary file, fsync, rename, fsync."""
+        temp = self._path(MANIFEST + ".tmp")
+        with open(temp, "w", encoding="utf-8") as out:
+            json.dump(manifest, out, sort_keys=True)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, self._path(MANIFEST))
+        _sync(self._dir)
+        self._manifest = manifest
+
+    def _restore_files(self) -> int:
+        """Cut every pending file back to the manifest's length, delete the others
+        of records; the bytes the pending files hold."""
+        files: dict[str, int] = self._manifest["files"]
+        for name in os.listdir(self._dir):
+            if name not in files and (_RECORDS.match(name) or name == MANIFEST + ".tmp"):
+                os.unlink(self._path(name))
+        for name, length in files.items():
+            path = self._path(name)
+            size = os.path.getsize(path) if os.path.exists(path) else -1
+            if size < length:
+                raise ArgumentError(
+                    f"work_dir: {self._dir!r} is damaged: {name} holds "
+                    f"{max(size, 0)} bytes, its manifest says {length}")
+            if size > length:
+                os.truncate(path, length)
+        return sum(files.values())
+
+    def _pending(self) -> dict[str, int]:
+        """The files of records in the directory now, with their lengths."""
+        return {name: os.path.getsize(self._path(name)) for name in os.listdir(self._dir)
+                if _RECORDS.match(name)}
+
+    def _checkpoint(self, progress: int, parts: int, done: int, drop: Sequence[str]) -> int:
+        """Write out the buffers, sync the files that grew, write the manifest, then
+        delete *drop*: -1, or the status that stopped it (the disk is full)."""
+        st = self._search.close_files()
+        if st >= 0:
+            return st
+        files = self._pending()
+        for name in drop:
+            files.pop(name, None)
+        old = self._manifest["files"]
+        for name, length in files.items():
+            if old.get(name) != length:
+                _sync(self._path(name))
+        manifest = dict(self._manifest, progress=progress, parts=parts, done=done,
+                        counts=self._search.counts(), files=files)
+        self._write_manifest(manifest)
+        for name in drop:
+            path = self._path(name)
+            if os.path.exists(path):
+                freed = os.path.getsize(path)
+                os.unlink(path)
+                self._search.disk_used = max(self._search.disk_used - freed, 0)
+        return -1
+
+    # -- the search ---------------------------------------------------------------
+
+    def run(self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
+            progress: Progress | None = None) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
+        """Enumerate the reachable positions, going on from the checkpoint.
+
+        As :meth:`bakersdozen._layers.LayeredSearch.run`, but *nodes* and
+        *positions* count from the start of the search, across every run
+        of the work directory; *max_nodes* and *time_limit* bound this run
+        alone.  A finished search returns its outcome again.  Besides the
+        statuses of :mod:`bakersdozen._search`, :data:`bakersdozen._layers.DISK_FULL`:
+        the disk budget, or the disk itself, is full.
+
+        Raises
+        ------
+        OSError
+            If a read or write of the work directory fails otherwise.
+        BakersDozenError
+            If a file of records ends inside a record (a damaged directory).
+        KeyboardInterrupt
+            (or whatever a signal handler or *progress* raised).
+        """
+        search = self._search
+        counts = self._manifest["counts"]
+        search.restore(counts)
+        if self._won:
+            return (_search.SOLVED, [], 0, 1, 0)
+        state = self._manifest["state"]
+        if state != "running":
+            self.stats = dict(search.stats, peak_disk=counts["peak_disk"],
+                              written=counts["written"])
+            status = _search.SOLVED if state == "solved" else _search.UNSOLVABLE
+            return (status, [], counts["nodes"], 1, counts["stored"])
+        used = self._restore_files()
+        paths = [os.fsencode(self._path(progress_file(p)))
+                 for p in range(_layers.PROGRESS_VALUES)]
+        search.spill_to(paths, disk_budget=self._disk_budget, disk_used=used)
+        search.begin(time_limit=time_limit, max_nodes=max_nodes, progress=progress)
+        try:
+            status = self._steps()
+        finally:
+            search.end()
+            search.drop_buffers()
+        if status in (_search.SOLVED, _search.UNSOLVABLE):
+            self._finish(status)
+        elif status == _layers.IO_ERROR:
+            raise OSError(search.errno, os.strerror(search.errno), self._dir)
+        elif status == _layers.DAMAGED:
+            raise BakersDozenError(
+                f"work_dir: {self._dir!r} is damaged: a file of records ends inside a record")
+        done = search.counts()
+        self.stats = dict(search.stats, peak_disk=done["peak_disk"], written=done["written"])
+        return (status, [], done["nodes"], 1, done["stored"])
+
+    def _finish(self, status: int) -> None:
+        """Record the outcome, and delete every file of records."""
+        names = list(self._pending())
+        manifest = dict(self._manifest, counts=self._search.counts(), files={},
+                        state="solved" if status == _search.SOLVED else "unsolvable")
+        self._write_manifest(manifest)
+        for name in names:
+            os.unlink(self._path(name))
+        self._search.disk_used = 0
+
+    def _parts_for(self, size: int) -> int:
+        """Parts a file of *size* bytes is split into so that each fits the memory."""
+        budget, held, sink, chunk = self._search.memory()
+        # the write buffers of some 20 progress values at once, and the read buffer
+        free = budget - held - 20 * sink - chunk
+        target = max(free, 0) * PART_SHARE
+        if size <= target:
+            return 1
+        return min(MAX_PARTS, math.ceil(size / max(target, 1)))
+
+    def _expand(self, name: str, progress: int) -> int:
+        fd = os.open(self._path(name), os.O_RDONLY)
+        try:
+            return int(self._search.expand_file(fd, progress))
+        finally:
+            os.close(fd)
+
+    def _steps(self) -> int:
+        """Expand every pending progress value, from the checkpoint: a status."""
+        search = self._search
+        m = self._manifest
+        progress = m["progress"]
+        while progress < _layers.PROGRESS_VALUES:
+            m = self._manifest
+            parts, done = m["parts"], m["done"]
+            name = progress_file(progress)
+            if parts == 0:
+                if name not in m["files"]:
+                    progress += 1
+                    continue
+                n = self._parts_for(m["files"][name])
+                if n > 1:
+                    names = [part_file(progress, k) for k in range(n)]
+                    fd = os.open(self._path(name), os.O_RDONLY)
+                    try:
+                        st = search.split_file(fd, [os.fsencode(self._path(k)) for k in names])
+                    finally:
+                        os.close(fd)
+                    if st < 0:
+                        st = self._checkpoint(progress, n, 0, [name])
+                    if st >= 0:
+                        return int(st)
+                    continue
+                st = self._expand(name, progress)
+                if st < 0:
+                    st = self._checkpoint(progress + 1, 0, 0, [name])
+                if st >= 0:
+                    return st
+                progress += 1
+                continue
+            part = part_file(progress, done)
+            st = self._expand(part, progress) if part in m["files"] else -1
+            if st < 0:
+                if done + 1 < parts:
+                    st = self._checkpoint(progress, parts, done + 1, [part])
+                else:
+                    st = self._checkpoint(progress + 1, 0, 0, [part])
+                    progress += 1
+            if st >= 0:
+                return st
+        return _search.UNSOLVABLE
