@@ -31,6 +31,7 @@ import json
 import math
 import os
 import re
+import time
 from collections.abc import Callable, Sequence
 
 from . import _layers, _search
@@ -57,6 +58,11 @@ MAX_PARTS: Final = 4096
 #: and the layer being expanded grows by the positions its own moves reach.
 PART_SHARE: Final = 0.25
 
+#: Seconds between two manifests at least, by default: each one syncs the
+#: files that grew, and a search of small steps (some milliseconds each)
+#: would spend most of its time syncing.
+CHECKPOINT_SECONDS: Final = 1.0
+
 Progress = Callable[[int, int], object]
 
 
@@ -70,8 +76,11 @@ def part_file(progress: int, part: int) -> str:
     return f"p{progress:03d}.part{part:05d}.rec"
 
 
-def _sync(path: str) -> None:
-    fd = os.open(path, os.O_RDONLY)
+def _sync(path: str, directory: bool = False) -> None:
+    """fsync *path* (a directory's entries, where the system can: not on Windows)."""
+    if directory and os.name == "nt":
+        return
+    fd = os.open(path, os.O_RDONLY if directory else os.O_RDWR)
     try:
         os.fsync(fd)
     finally:
@@ -122,6 +131,18 @@ class DiskLayers:
         self._manifest = self._open(resume)
         #: nodes of the checkpoint this run went on from (0 for a fresh run)
         self.resumed_nodes: int = self._manifest["counts"]["nodes"]
+        #: bytes of the largest file expanded without splitting it; None (the
+        #: default): as :data:`PART_SHARE` of the memory free says (tests set
+        #: it small to split often)
+        self.part_bytes: int | None = None
+        #: seconds between two manifests at least (the last step's state is
+        #: written when a limit stops the search, so only a killed process
+        #: loses work: this much at most)
+        self.checkpoint_seconds: float = CHECKPOINT_SECONDS
+        self._state: dict[str, Any] | None = None  # the last step's, not yet written
+        self._drops: list[str] = []  # files needed by the manifest only
+        self._next_checkpoint = 0.0
+        self._splits = 0
         #: what the search used (:attr:`bakersdozen._layers.LayeredSearch.stats`,
         #: and ``peak_disk``, ``written``: bytes), after :meth:`run`
         self.stats: dict[str, int] = {}
@@ -190,7 +211,7 @@ class DiskLayers:
             out.flush()
             os.fsync(out.fileno())
         os.replace(temp, self._path(MANIFEST))
-        _sync(self._dir)
+        _sync(self._dir, directory=True)
         self._manifest = manifest
 
     def _restore_files(self) -> int:
@@ -216,29 +237,43 @@ class DiskLayers:
         return {name: os.path.getsize(self._path(name)) for name in os.listdir(self._dir)
                 if _RECORDS.match(name)}
 
-    def _checkpoint(self, progress: int, parts: int, done: int, drop: Sequence[str]) -> int:
-        """Write out the buffers, sync the files that grew, write the manifest, then
-        delete *drop*: -1, or the status that stopped it (the disk is full)."""
+    def _step_done(self, progress: int, parts: int, done: int, drop: Sequence[str]) -> int:
+        """A step is done: write out the buffers, note the state to go on from
+        (the next step is *progress*, *parts*, *done*; the files *drop* are
+        needed no more), and write it as the manifest if the last one is
+        :attr:`checkpoint_seconds` old: -1, or the status that stopped it."""
         st = self._search.close_files()
         if st >= 0:
-            return st
+            return int(st)
+        self._drops.extend(drop)
         files = self._pending()
-        for name in drop:
+        for name in self._drops:
             files.pop(name, None)
+        self._state = dict(self._manifest, progress=progress, parts=parts, done=done,
+                           counts=self._search.counts(), files=files)
+        if time.monotonic() >= self._next_checkpoint:
+            self._checkpoint()
+        return -1
+
+    def _checkpoint(self) -> None:
+        """Write the state of the last step done as the manifest (each file that
+        grew synced first), then delete the files it needs no more."""
+        if self._state is None:
+            return
         old = self._manifest["files"]
-        for name, length in files.items():
+        for name, length in self._state["files"].items():
             if old.get(name) != length:
                 _sync(self._path(name))
-        manifest = dict(self._manifest, progress=progress, parts=parts, done=done,
-                        counts=self._search.counts(), files=files)
-        self._write_manifest(manifest)
-        for name in drop:
+        self._write_manifest(self._state)
+        self._state = None
+        for name in self._drops:
             path = self._path(name)
             if os.path.exists(path):
                 freed = os.path.getsize(path)
                 os.unlink(path)
                 self._search.disk_used = max(self._search.disk_used - freed, 0)
-        return -1
+        self._drops = []
+        self._next_checkpoint = time.monotonic() + self.checkpoint_seconds
 
     # -- the search ---------------------------------------------------------------
 
@@ -270,7 +305,7 @@ class DiskLayers:
         state = self._manifest["state"]
         if state != "running":
             self.stats = dict(search.stats, peak_disk=counts["peak_disk"],
-                              written=counts["written"])
+                              written=counts["written"], splits=0)
             status = _search.SOLVED if state == "solved" else _search.UNSOLVABLE
             return (status, [], counts["nodes"], 1, counts["stored"])
         used = self._restore_files()
@@ -278,6 +313,7 @@ class DiskLayers:
                  for p in range(_layers.PROGRESS_VALUES)]
         search.spill_to(paths, disk_budget=self._disk_budget, disk_used=used)
         search.begin(time_limit=time_limit, max_nodes=max_nodes, progress=progress)
+        self._next_checkpoint = time.monotonic() + self.checkpoint_seconds
         try:
             status = self._steps()
         finally:
@@ -285,13 +321,21 @@ class DiskLayers:
             search.drop_buffers()
         if status in (_search.SOLVED, _search.UNSOLVABLE):
             self._finish(status)
+        elif status in (_search.TIME_LIMIT, _search.NODE_LIMIT, _search.OUT_OF_MEMORY,
+                        _layers.DISK_FULL):
+            try:  # the steps done since the last manifest are kept
+                self._checkpoint()
+            except OSError:  # the disk is full: the last manifest stands
+                if status != _layers.DISK_FULL:
+                    raise
         elif status == _layers.IO_ERROR:
             raise OSError(search.errno, os.strerror(search.errno), self._dir)
         elif status == _layers.DAMAGED:
             raise BakersDozenError(
                 f"work_dir: {self._dir!r} is damaged: a file of records ends inside a record")
         done = search.counts()
-        self.stats = dict(search.stats, peak_disk=done["peak_disk"], written=done["written"])
+        self.stats = dict(search.stats, peak_disk=done["peak_disk"], written=done["written"],
+                          splits=self._splits)
         return (status, [], done["nodes"], 1, done["stored"])
 
     def _finish(self, status: int) -> None:
@@ -309,59 +353,54 @@ class DiskLayers:
         budget, held, sink, chunk = self._search.memory()
         # the write buffers of some 20 progress values at once, and the read buffer
         free = budget - held - 20 * sink - chunk
-        target = max(free, 0) * PART_SHARE
+        target = max(free, 0) * PART_SHARE if self.part_bytes is None else self.part_bytes
         if size <= target:
             return 1
-        return min(MAX_PARTS, math.ceil(size / max(target, 1)))
+        # the parts' write buffers (1 KiB at least each) share a sixth of the budget
+        most = max(2, min(MAX_PARTS, budget // 6 // 1100))
+        return min(most, math.ceil(size / max(target, 1)))
 
     def _expand(self, name: str, progress: int) -> int:
-        fd = os.open(self._path(name), os.O_RDONLY)
-        try:
-            return int(self._search.expand_file(fd, progress))
-        finally:
-            os.close(fd)
+        return int(self._search.expand_file(os.fsencode(self._path(name)), progress))
 
     def _steps(self) -> int:
         """Expand every pending progress value, from the checkpoint: a status."""
         search = self._search
         m = self._manifest
-        progress = m["progress"]
+        progress, parts, done = m["progress"], m["parts"], m["done"]
         while progress < _layers.PROGRESS_VALUES:
-            m = self._manifest
-            parts, done = m["parts"], m["done"]
-            name = progress_file(progress)
             if parts == 0:
-                if name not in m["files"]:
+                name = progress_file(progress)
+                path = self._path(name)
+                if not os.path.exists(path):
                     progress += 1
                     continue
-                n = self._parts_for(m["files"][name])
+                n = self._parts_for(os.path.getsize(path))
                 if n > 1:
+                    self._splits += 1
                     names = [part_file(progress, k) for k in range(n)]
-                    fd = os.open(self._path(name), os.O_RDONLY)
-                    try:
-                        st = search.split_file(fd, [os.fsencode(self._path(k)) for k in names])
-                    finally:
-                        os.close(fd)
+                    st = search.split_file(os.fsencode(path),
+                                           [os.fsencode(self._path(k)) for k in names])
                     if st < 0:
-                        st = self._checkpoint(progress, n, 0, [name])
+                        st = self._step_done(progress, n, 0, [name])
                     if st >= 0:
                         return int(st)
+                    parts, done = n, 0
                     continue
                 st = self._expand(name, progress)
                 if st < 0:
-                    st = self._checkpoint(progress + 1, 0, 0, [name])
+                    st = self._step_done(progress + 1, 0, 0, [name])
                 if st >= 0:
                     return st
                 progress += 1
                 continue
             part = part_file(progress, done)
-            st = self._expand(part, progress) if part in m["files"] else -1
+            st = self._expand(part, progress) if os.path.exists(self._path(part)) else -1
+            done += 1
+            if done == parts:
+                progress, parts, done = progress + 1, 0, 0
             if st < 0:
-                if done + 1 < parts:
-                    st = self._checkpoint(progress, parts, done + 1, [part])
-                else:
-                    st = self._checkpoint(progress + 1, 0, 0, [part])
-                    progress += 1
+                st = self._step_done(progress, parts, done, [part])
             if st >= 0:
                 return st
         return _search.UNSOLVABLE

@@ -44,7 +44,7 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.errno cimport errno
 from libc.string cimport memcpy, memmove, memset
-from posix.unistd cimport close
+from libc.stdio cimport FILE, fclose, fopen
 
 from bakersdozen._position cimport (
     MAXCOLS, MAXHEIGHT, NCARDS, NO_COLUMN, PLAIN_MOVES, RANK_MASK, TO_FOUNDATION, State, bd_ctz,
@@ -307,8 +307,6 @@ cdef class LayeredSearch:
         self.errno_ = 0
         memset(&self.disk, 0, sizeof(Disk))
         memset(self.sinks, 0, sizeof(self.sinks))
-        for p in range(MAXPROGRESS + 1):
-            self.sinks[p].fd = -1
         self.sink_paths = None
         self.exc_type = self.exc_value = self.exc_tb = NULL
         state_from_python(&self.root, columns, foundations, ranks, play)
@@ -381,8 +379,8 @@ cdef class LayeredSearch:
         free(self.work)
         for p in range(MAXPROGRESS + 1):
             free(self.plist[p])
-            if self.sinks[p].fd >= 0:
-                close(self.sinks[p].fd)
+            if self.sinks[p].f != NULL:
+                fclose(self.sinks[p].f)
             free(self.sinks[p].buf)
         free(self.chunk)
         Py_XDECREF(self.exc_type)
@@ -653,8 +651,8 @@ cdef class LayeredSearch:
                         return ST_INTERRUPTED
         return -1
 
-    cdef int read_records(self, int fd, int progress, Sink* parts, uint64_t nparts) noexcept nogil:
-        """Read a file of records (from *fd*, to its end): with *nparts* 0, add each
+    cdef int read_records(self, FILE* f, int progress, Sink* parts, uint64_t nparts) noexcept nogil:
+        """Read a file of records (*f*, to its end): with *nparts* 0, add each
         to its layer (of *progress*), made if new; else append each to
         ``parts[k]``, *k* a hash of its layer key.  -1, or a status."""
         cdef uint64_t have = 0, pos = 0, key, k, count = 0
@@ -674,7 +672,7 @@ cdef class LayeredSearch:
                 memmove(self.chunk, self.chunk + pos, have - pos)
                 have -= pos
                 pos = 0
-                got = read_full(fd, self.chunk + have, self.chunk_cap - have)
+                got = read_full(f, self.chunk + have, self.chunk_cap - have)
                 if got < 0:
                     self.errno_ = errno
                     return ST_IO_ERROR
@@ -1059,8 +1057,8 @@ cdef class LayeredSearch:
         self.progress_fn = NULL
         self.progress_ref = None
 
-    def expand_file(self, int fd, int progress):
-        """Load a file of records of layers of *progress* (from *fd* to its end)
+    def expand_file(self, bytes path, int progress):
+        """Load the file of records *path*, of layers of *progress*,
         into their layers, each position once, then expand every layer,
         appending the children that leave it to the files of their progress.
 
@@ -1069,18 +1067,23 @@ cdef class LayeredSearch:
         what a signal handler or the progress callable raised.
         """
         cdef int st
+        cdef FILE* f
         if not self.spill:
             raise RuntimeError("spill_to() first")
+        f = fopen(path, "rb")
+        if f == NULL:
+            raise_errno(path)
         with nogil:
             self.progress = progress
-            st = self.read_records(fd, progress, NULL, 0)
+            st = self.read_records(f, progress, NULL, 0)
+            fclose(f)
             if st < 0:
                 st = self.expand_loaded()
         self._raise_interrupted(st)
         return st
 
-    def split_file(self, int fd, part_paths):
-        """Split a file of records (from *fd* to its end) into ``len(part_paths)``
+    def split_file(self, bytes path, part_paths):
+        """Split the file of records *path* into ``len(part_paths)``
         files by a hash of the layer key: every layer's records in one file.
 
         Returns -1 when done, else a status (limits, memory, disk,
@@ -1088,14 +1091,15 @@ cdef class LayeredSearch:
         """
         cdef uint64_t n = len(part_paths), i, cap
         cdef Sink* parts
+        cdef FILE* f
         cdef int st, st2
         if not self.spill:
             raise RuntimeError("spill_to() first")
         if n == 0 or not all(isinstance(x, bytes) for x in part_paths):
             raise ValueError("part_paths must be bytes objects, at least one")
         names = list(part_paths)
-        # the parts' buffers share a sixth of the budget, 4 KiB to 1 MiB each
-        cap = min(max(self.budget // 6 // n, 4096), 1048576) & ~7ULL
+        # the parts' buffers share a sixth of the budget, 1 KiB to 1 MiB each
+        cap = min(max(self.budget // 6 // n, 1024), 1048576) & ~7ULL
         if not self.charge(<int64_t>(n * (cap + sizeof(Sink)))):
             return ST_OUT_OF_MEMORY
         parts = <Sink*>malloc(n * sizeof(Sink))
@@ -1105,22 +1109,28 @@ cdef class LayeredSearch:
         memset(parts, 0, n * sizeof(Sink))
         st = -1
         for i in range(n):
-            parts[i].fd = -1
             parts[i].path = <const char*>(<bytes>names[i])
             parts[i].cap = cap
             parts[i].buf = <uint8_t*>malloc(cap)
             if parts[i].buf == NULL:
                 st = ST_OUT_OF_MEMORY
+        f = NULL
+        if st < 0:
+            f = fopen(path, "rb")
+            if f == NULL:
+                st = ST_IO_ERROR
+                self.errno_ = errno
         if st < 0:
             with nogil:
-                st = self.read_records(fd, 0, parts, n)
+                st = self.read_records(f, 0, parts, n)
+                fclose(f)
         for i in range(n):
             if st < 0:
                 st2 = sink_close(&self.disk, &parts[i])
                 if st2 != SP_OK:
                     st = self.disk_status(st2)
-            elif parts[i].fd >= 0:
-                close(parts[i].fd)
+            elif parts[i].f != NULL:
+                fclose(parts[i].f)
             free(parts[i].buf)
         free(parts)
         self.bytes -= n * (cap + sizeof(Sink))
@@ -1132,7 +1142,7 @@ cdef class LayeredSearch:
         status (:data:`DISK_FULL`, :data:`IO_ERROR`)."""
         cdef int p, st = -1, st2
         for p in range(MAXPROGRESS + 1):
-            if self.sinks[p].fd >= 0 or self.sinks[p].len:
+            if self.sinks[p].f != NULL or self.sinks[p].len:
                 st2 = sink_close(&self.disk, &self.sinks[p])
                 if st2 != SP_OK and st < 0:
                     st = self.disk_status(st2)
@@ -1144,9 +1154,9 @@ cdef class LayeredSearch:
         cdef int p
         for p in range(MAXPROGRESS + 1):
             self.sinks[p].len = 0
-            if self.sinks[p].fd >= 0:
-                close(self.sinks[p].fd)
-                self.sinks[p].fd = -1
+            if self.sinks[p].f != NULL:
+                fclose(self.sinks[p].f)
+                self.sinks[p].f = NULL
 
     def memory(self):
         """``(budget, held, sink, chunk)``: the memory budget and the bytes held
@@ -1205,6 +1215,12 @@ cdef class LayeredSearch:
                 "peak_positions": self.peak_live, "lost": self.lost,
                 "progress": self.progress, "top_progress": self.top_progress,
                 "peak_bytes": self.peak_bytes, "budget": self.budget}
+
+
+cdef int raise_errno(bytes path) except -1:
+    """Raise the OSError of errno for *path*."""
+    import os
+    raise OSError(errno, os.strerror(errno), os.fsdecode(path))
 
 
 cdef int raise_pending() except -1:

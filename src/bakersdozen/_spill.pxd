@@ -15,12 +15,19 @@ words: the layer key (bit 63 set when the record is wide), then the
 position's record in its layer (one word, or two when wide).
 """
 
-from libc.errno cimport EDQUOT, EINTR, ENOSPC, errno
+from libc.errno cimport ENOSPC, errno
 from libc.stdint cimport uint8_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdio cimport FILE, _IONBF, fclose, fopen, fread, ferror, fwrite, setvbuf
 from libc.string cimport memcpy
-from posix.fcntl cimport O_APPEND, O_CLOEXEC, O_CREAT, O_WRONLY, open
-from posix.unistd cimport close, read, write
+
+cdef extern from *:
+    """
+    #include <errno.h>
+    #ifndef EDQUOT
+    #define EDQUOT ENOSPC
+    #endif
+    """
+    int EDQUOT   # a disk quota is exhausted (ENOSPC where the system has no quotas)
 
 cdef enum:
     SP_OK = 0          # done
@@ -39,11 +46,11 @@ cdef struct Disk:
 
 
 # One file's append buffer.  path: the file's name (NUL-terminated, owned by
-# whoever set it); fd -1 until the first write opens it (O_APPEND, made if
-# need be).
+# whoever set it); f NULL until the first write opens it (to append, made
+# if need be; C stdio, unbuffered: the buffer is this one).
 cdef struct Sink:
     const char* path
-    int fd
+    FILE* f
     uint8_t* buf
     uint64_t len        # bytes in buf
     uint64_t cap        # bytes buf holds (0: not allocated)
@@ -56,26 +63,22 @@ cdef inline int sink_write_out(Disk* d, Sink* s) noexcept nogil:
     in the file: the manifest's lengths, not the files', say what a search
     has finished (the resume truncates the rest).
     """
-    cdef uint64_t done = 0
-    cdef long k
+    cdef uint64_t done
     if s.len == 0:
         return SP_OK
     if d.budget and d.used + s.len > d.budget:
         return SP_FULL
-    if s.fd < 0:
-        s.fd = open(s.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        if s.fd < 0:
+    if s.f == NULL:
+        s.f = fopen(s.path, "ab")
+        if s.f == NULL:
             d.err = errno
             return SP_FULL if errno == ENOSPC or errno == EDQUOT else SP_ERROR
-    while done < s.len:
-        k = write(s.fd, s.buf + done, s.len - done)
-        if k < 0:
-            if errno == EINTR:
-                continue
-            d.err = errno
-            d.used += done
-            return SP_FULL if errno == ENOSPC or errno == EDQUOT else SP_ERROR
-        done += <uint64_t>k
+        setvbuf(s.f, NULL, _IONBF, 0)
+    done = fwrite(s.buf, 1, s.len, s.f)
+    if done < s.len:
+        d.err = errno
+        d.used += done
+        return SP_FULL if errno == ENOSPC or errno == EDQUOT else SP_ERROR
     d.used += s.len
     d.written += s.len
     if d.used > d.peak:
@@ -87,9 +90,11 @@ cdef inline int sink_write_out(Disk* d, Sink* s) noexcept nogil:
 cdef inline int sink_close(Disk* d, Sink* s) noexcept nogil:
     """Write out the buffer and close the file (its buffer is kept): an SP_ status."""
     cdef int st = sink_write_out(d, s)
-    if s.fd >= 0:
-        close(s.fd)
-        s.fd = -1
+    if s.f != NULL:
+        if fclose(s.f) != 0 and st == SP_OK:
+            d.err = errno
+            st = SP_FULL if errno == ENOSPC or errno == EDQUOT else SP_ERROR
+        s.f = NULL
     return st
 
 
@@ -105,17 +110,9 @@ cdef inline int sink_put(Disk* d, Sink* s, const uint64_t* words, int n) noexcep
     return SP_OK
 
 
-cdef inline long read_full(int fd, uint8_t* buf, uint64_t n) noexcept nogil:
+cdef inline long read_full(FILE* f, uint8_t* buf, uint64_t n) noexcept nogil:
     """Read up to *n* bytes (fewer only at the end of the file): the bytes read, or -1."""
-    cdef uint64_t done = 0
-    cdef long k
-    while done < n:
-        k = read(fd, buf + done, n - done)
-        if k < 0:
-            if errno == EINTR:
-                continue
-            return -1
-        if k == 0:
-            break
-        done += <uint64_t>k
+    cdef uint64_t done = fread(buf, 1, n, f)
+    if done < n and ferror(f):
+        return -1
     return <long>done
