@@ -102,6 +102,25 @@ def test_deal_16780_in_one_mib(tmp_path: Path) -> None:
     assert disk[1]["peak_bytes"] <= 2**20 and disk[1]["splits"] > 0
 
 
+def test_a_file_whose_layers_do_not_fit_is_split_again(tmp_path: Path) -> None:
+    # files never split beforehand: the budget runs out while one is
+    # expanded, the search goes back to the last step and splits it
+    deal = Deal.pysol(DEAL_1M)
+    memory = in_memory(deal)
+    disk = on_disk(deal, tmp_path, memory_mb=1, part_bytes=2**40)
+    assert disk[1]["splits"] > 0
+    assert_same(memory, disk)
+
+
+def test_memory_too_small_stops_and_resumes_with_more(tmp_path: Path) -> None:
+    deal = Deal.pysol(16780)
+    memory = in_memory(deal)
+    small = on_disk(deal, tmp_path, memory_mb=0.3)
+    assert small[0][0] == _search.OUT_OF_MEMORY
+    assert manifest(tmp_path)["state"] == "running"
+    assert_same(memory, on_disk(deal, tmp_path, resume=True))
+
+
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 5), ncols=st.integers(2, 7),
        home=st.integers(0, 2), part_bytes=st.sampled_from([None, 64, 1000]))

@@ -11,8 +11,9 @@ memory budget, and keeps the checkpoint:
   is a layer key and a position's record in its layer, 16 or 24 bytes;
   duplicates are allowed: they meet in the layer's hash set when the file
   is loaded).
-- ``pNNN.partKKKKK.rec``: the same, split by a hash of the layer key into
-  parts that each fit the memory budget (a layer is never split).
+- ``pNNN.sKKKKKK.rec``: the same, split by a hash of the layer key into
+  parts that each fit the memory budget (a layer is never split); a part
+  whose layers do not fit after all is split again (another hash).
 - ``manifest.json``: the checkpoint, written whole (a temporary file,
   fsync, rename, fsync of the directory) after each progress value or
   part: the position searched, the next step, the counts so far and the
@@ -50,13 +51,15 @@ MANIFEST: Final = "manifest.json"
 FORMAT: Final = "bakersdozen layered search on disk"
 VERSION: Final = 1
 
-_RECORDS = re.compile(r"p\d{3}(\.part\d{5})?\.rec\Z")
+_RECORDS = re.compile(r"p\d{3}(\.s\d{6})?\.rec\Z")
 #: Most parts a progress value's file is split into (one split pass writes them all).
 MAX_PARTS: Final = 4096
-#: The raw bytes of a part are at most this share of the memory left: its
-#: positions take up to about 1.8 times their bytes in the layers' hash sets,
-#: and the layer being expanded grows by the positions its own moves reach.
-PART_SHARE: Final = 0.25
+#: The raw bytes of a part are at most this share of the memory left: a
+#: position takes about 8-24 bytes in its layer's hash set and on the work
+#: stack, against 16 or 24 in the file (with duplicates), and the layer
+#: being expanded grows by the positions its own moves reach.  A part that
+#: does not fit after all is split again, its work so far undone.
+PART_SHARE: Final = 0.5
 
 #: Seconds between two manifests at least, by default: each one syncs the
 #: files that grew, and a search of small steps (some milliseconds each)
@@ -72,8 +75,9 @@ def progress_file(progress: int) -> str:
 
 
 def part_file(progress: int, part: int) -> str:
-    """The name of part *part* of the file of records of *progress*."""
-    return f"p{progress:03d}.part{part:05d}.rec"
+    """The name of part *part* of the records of *progress* (parts are numbered
+    from 0 over the whole search)."""
+    return f"p{progress:03d}.s{part:06d}.rec"
 
 
 def _sync(path: str, directory: bool = False) -> None:
@@ -143,6 +147,7 @@ class DiskLayers:
         self._drops: list[str] = []  # files needed by the manifest only
         self._next_checkpoint = 0.0
         self._splits = 0
+        self._next_part = self._manifest["next_part"]
         #: what the search used (:attr:`bakersdozen._layers.LayeredSearch.stats`,
         #: and ``peak_disk``, ``written``: bytes), after :meth:`run`
         self.stats: dict[str, int] = {}
@@ -179,7 +184,7 @@ class DiskLayers:
             os.fsync(out.fileno())
         counts = {k: 0 for k in self._search.counts()}
         manifest = {"format": FORMAT, "version": VERSION, "position": self._position,
-                    "state": "running", "progress": 0, "parts": 0, "done": 0,
+                    "state": "running", "progress": 0, "queue": [], "next_part": 0,
                     "counts": counts, "files": {progress_file(0): len(root)}}
         self._write_manifest(manifest)
         return manifest
@@ -237,11 +242,12 @@ class DiskLayers:
         return {name: os.path.getsize(self._path(name)) for name in os.listdir(self._dir)
                 if _RECORDS.match(name)}
 
-    def _step_done(self, progress: int, parts: int, done: int, drop: Sequence[str]) -> int:
+    def _step_done(self, progress: int, queue: list[list[Any]], drop: Sequence[str]) -> int:
         """A step is done: write out the buffers, note the state to go on from
-        (the next step is *progress*, *parts*, *done*; the files *drop* are
-        needed no more), and write it as the manifest if the last one is
-        :attr:`checkpoint_seconds` old: -1, or the status that stopped it."""
+        (the next step is *progress*, its parts still to expand *queue*; the
+        files *drop* are needed no more), and write it as the manifest if the
+        last one is :attr:`checkpoint_seconds` old: -1, or the status that
+        stopped it."""
         st = self._search.close_files()
         if st >= 0:
             return int(st)
@@ -249,8 +255,9 @@ class DiskLayers:
         files = self._pending()
         for name in self._drops:
             files.pop(name, None)
-        self._state = dict(self._manifest, progress=progress, parts=parts, done=done,
-                           counts=self._search.counts(), files=files)
+        self._state = dict(self._manifest, progress=progress, queue=queue,
+                           next_part=self._next_part, counts=self._search.counts(),
+                           files=files)
         if time.monotonic() >= self._next_checkpoint:
             self._checkpoint()
         return -1
@@ -351,8 +358,9 @@ class DiskLayers:
     def _parts_for(self, size: int) -> int:
         """Parts a file of *size* bytes is split into so that each fits the memory."""
         budget, held, sink, chunk = self._search.memory()
-        # the write buffers of some 20 progress values at once, and the read buffer
-        free = budget - held - 20 * sink - chunk
+        # held: what the search has allocated (never given back: its arrays
+        # at their largest, the buffers in use); some more write buffers
+        free = budget - held - 8 * sink
         target = max(free, 0) * PART_SHARE if self.part_bytes is None else self.part_bytes
         if size <= target:
             return 1
@@ -363,44 +371,78 @@ class DiskLayers:
     def _expand(self, name: str, progress: int) -> int:
         return int(self._search.expand_file(os.fsencode(self._path(name)), progress))
 
+    def _split(self, progress: int, name: str, n: int, depth: int) -> tuple[int, list[list[Any]]]:
+        """Split file *name* in *n* parts (the hash of *depth*): a status, the parts."""
+        names = [part_file(progress, self._next_part + k) for k in range(n)]
+        self._next_part += n
+        self._splits += 1
+        st = self._search.split_file(os.fsencode(self._path(name)),
+                                     [os.fsencode(self._path(k)) for k in names],
+                                     salt=depth * 0x9E3779B97F4A7C15 % 2**64)
+        made = [[k, depth + 1, False] for k in names if os.path.exists(self._path(k))]
+        return int(st), made
+
+    def _back(self) -> None:
+        """Go back to the state of the last step done (after a step ran out of
+        memory): its counts, and its files at their lengths."""
+        state = self._state or self._manifest
+        self._search.abandon()
+        self._search.restore(state["counts"])
+        files = state["files"]
+        used = 0
+        for name in os.listdir(self._dir):
+            if not _RECORDS.match(name) or name in self._drops:
+                continue
+            if name in files:
+                os.truncate(self._path(name), files[name])
+                used += files[name]
+            else:
+                os.unlink(self._path(name))
+        self._search.disk_used = used + sum(
+            os.path.getsize(self._path(n)) for n in self._drops if os.path.exists(self._path(n)))
+
     def _steps(self) -> int:
         """Expand every pending progress value, from the checkpoint: a status."""
-        search = self._search
         m = self._manifest
-        progress, parts, done = m["progress"], m["parts"], m["done"]
+        progress, queue = m["progress"], [list(e) for e in m["queue"]]
         while progress < _layers.PROGRESS_VALUES:
-            if parts == 0:
+            if not queue:
                 name = progress_file(progress)
-                path = self._path(name)
-                if not os.path.exists(path):
+                if not os.path.exists(self._path(name)):
                     progress += 1
                     continue
-                n = self._parts_for(os.path.getsize(path))
-                if n > 1:
-                    self._splits += 1
-                    names = [part_file(progress, k) for k in range(n)]
-                    st = search.split_file(os.fsencode(path),
-                                           [os.fsencode(self._path(k)) for k in names])
-                    if st < 0:
-                        st = self._step_done(progress, n, 0, [name])
-                    if st >= 0:
-                        return int(st)
-                    parts, done = n, 0
-                    continue
+                queue = [[name, 0, False]]
+            name, depth, whole = queue[0]
+            n = 1 if whole else self._parts_for(os.path.getsize(self._path(name)))
+            again = False
+            if n == 1:
                 st = self._expand(name, progress)
-                if st < 0:
-                    st = self._step_done(progress + 1, 0, 0, [name])
+                if st == _search.OUT_OF_MEMORY:
+                    # the layers of this file do not fit after all: back to
+                    # the last step, and split it again (another hash)
+                    self._back()
+                    if whole:
+                        return st  # a layer larger than the memory
+                    n, again = 4, True
+                elif st >= 0:
+                    return st
+            if n > 1:
+                st, parts = self._split(progress, name, n, depth)
                 if st >= 0:
                     return st
+                if self._search.one_layer and parts:  # a split cannot part its records
+                    if again:
+                        self._back()
+                        return _search.OUT_OF_MEMORY  # a layer larger than the memory
+                    parts = [[parts[0][0], depth + 1, True]]
+                rest = parts + queue[1:]
+            else:
+                rest = queue[1:]
+            if not rest:
                 progress += 1
-                continue
-            part = part_file(progress, done)
-            st = self._expand(part, progress) if os.path.exists(self._path(part)) else -1
-            done += 1
-            if done == parts:
-                progress, parts, done = progress + 1, 0, 0
             if st < 0:
-                st = self._step_done(progress, parts, done, [part])
+                st = self._step_done(progress, rest, [name])
             if st >= 0:
-                return st
+                return int(st)
+            queue = rest
         return _search.UNSOLVABLE

@@ -285,6 +285,9 @@ cdef class LayeredSearch:
     cdef uint8_t* chunk            # the read buffer (chunk_cap bytes)
     cdef uint64_t chunk_cap
     cdef int errno_                # the errno of an ST_IO_ERROR
+    cdef uint64_t salt             # the split's hash: of the layer key xor salt
+    cdef uint64_t first_key        # the first layer key a split read
+    cdef bint mixed                # and whether it read another
     cdef PyObject* exc_type
     cdef PyObject* exc_value
     cdef PyObject* exc_tb
@@ -655,7 +658,7 @@ cdef class LayeredSearch:
         """Read a file of records (*f*, to its end): with *nparts* 0, add each
         to its layer (of *progress*), made if new; else append each to
         ``parts[k]``, *k* a hash of its layer key.  -1, or a status."""
-        cdef uint64_t have = 0, pos = 0, key, k, count = 0
+        cdef uint64_t have = 0, pos = 0, key, k
         cdef long got
         cdef int n, st
         cdef int64_t li
@@ -688,7 +691,12 @@ cdef class LayeredSearch:
             if have - pos < <uint64_t>n:
                 return ST_DAMAGED
             if nparts:
-                k = ((mix(key) >> 32) * nparts) >> 32
+                if not self.mixed and (key & ~WIDE) != self.first_key:
+                    if self.first_key == ~0ULL:
+                        self.first_key = key & ~WIDE
+                    else:
+                        self.mixed = True
+                k = ((mix((key & ~WIDE) ^ self.salt) >> 32) * nparts) >> 32
                 st = sink_put(&self.disk, &parts[k], <uint64_t*>(self.chunk + pos), n // 8)
                 if st != SP_OK:
                     return self.disk_status(st)
@@ -1082,12 +1090,14 @@ cdef class LayeredSearch:
         self._raise_interrupted(st)
         return st
 
-    def split_file(self, bytes path, part_paths):
+    def split_file(self, bytes path, part_paths, unsigned long long salt=0):
         """Split the file of records *path* into ``len(part_paths)``
-        files by a hash of the layer key: every layer's records in one file.
+        files by a hash of the layer key (xor *salt*: a part split again
+        takes another salt): every layer's records in one file.
 
         Returns -1 when done, else a status (limits, memory, disk,
         :data:`DAMAGED`, :data:`IO_ERROR`); the part files are closed.
+        :attr:`one_layer` then says whether the records were all of one layer.
         """
         cdef uint64_t n = len(part_paths), i, cap
         cdef Sink* parts
@@ -1115,6 +1125,9 @@ cdef class LayeredSearch:
             if parts[i].buf == NULL:
                 st = ST_OUT_OF_MEMORY
         f = NULL
+        self.salt = salt
+        self.first_key = ~0ULL
+        self.mixed = False
         if st < 0:
             f = fopen(path, "rb")
             if f == NULL:
@@ -1136,6 +1149,26 @@ cdef class LayeredSearch:
         self.bytes -= n * (cap + sizeof(Sink))
         self._raise_interrupted(st)
         return st
+
+    @property
+    def one_layer(self):
+        """Whether the records of the last file split were all of one layer."""
+        return not self.mixed
+
+    def abandon(self):
+        """Forget the layers loaded and what the buffers hold (after a stop:
+        the driver goes back to its last step's state)."""
+        cdef uint64_t i
+        for i in range(self.nlayers):
+            if self.layers[i].tab != NULL:
+                self.bytes -= self.layers[i].cap * self.layers[i].sbytes + 8
+                free(self.layers[i].tab)
+                self.layers[i].tab = NULL
+                self.layers[i].cap = 0
+        self.live = 0
+        self.wlen = 0
+        self.forget_layers()
+        self.drop_buffers()
 
     def close_files(self):
         """Write out every progress value's buffer and close its file: -1, or a
