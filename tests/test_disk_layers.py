@@ -290,6 +290,11 @@ def test_a_work_dir_of_another_version_is_refused(tmp_path: Path) -> None:
     (tmp_path / _disk.MANIFEST).write_text(json.dumps(data))
     with pytest.raises(ArgumentError, match="version"):
         solve(deal, method="layers", work_dir=tmp_path, resume=True)
+    data["version"] = _disk.VERSION
+    data["byteorder"] = "big" if sys.byteorder == "little" else "little"
+    (tmp_path / _disk.MANIFEST).write_text(json.dumps(data))
+    with pytest.raises(ArgumentError, match="endian"):
+        solve(deal, method="layers", work_dir=tmp_path, resume=True)
     (tmp_path / _disk.MANIFEST).write_text("{not json")
     with pytest.raises(ArgumentError, match="cannot be read"):
         solve(deal, method="layers", work_dir=tmp_path, resume=True)
@@ -390,3 +395,14 @@ def test_damaged_records_are_an_error_not_an_answer(tmp_path: Path) -> None:
     (tmp_path / _disk.MANIFEST).write_text(json.dumps(data))
     with pytest.raises(BakersDozenError, match="ends inside a record"):
         solve(deal, method="layers", work_dir=tmp_path, resume=True, time_limit=None)
+
+
+def test_cli_json_record_says_disk(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bakersdozen.records import Record
+    from bakersdozen.report import _reason
+
+    assert main(["solve", "--deal", "16780", "--layers", "--work-dir", str(tmp_path),
+                 "--disk-mb", "0.1", "--json", "--time-limit", "none"]) == 3
+    data = json.loads(capsys.readouterr().out)
+    assert (data["verdict"], data["reason"], data["method"]) == ("unknown", "disk", "layers")
+    assert _reason(Record.from_json(data)) == "disk budget, or a full disk, by the layered search"

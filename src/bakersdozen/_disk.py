@@ -32,6 +32,7 @@ import json
 import math
 import os
 import re
+import sys
 import time
 from collections.abc import Callable, Sequence
 
@@ -183,7 +184,8 @@ class DiskLayers:
             out.flush()
             os.fsync(out.fileno())
         counts = {k: 0 for k in self._search.counts()}
-        manifest = {"format": FORMAT, "version": VERSION, "position": self._position,
+        manifest = {"format": FORMAT, "version": VERSION, "byteorder": sys.byteorder,
+                    "position": self._position,
                     "state": "running", "progress": 0, "queue": [], "next_part": 0,
                     "counts": counts, "files": {progress_file(0): len(root)}}
         self._write_manifest(manifest)
@@ -202,6 +204,10 @@ class DiskLayers:
             raise ArgumentError(
                 f"{where} holds a run of format {kind[0]!r} version {kind[1]!r}; this "
                 f"version of bakersdozen reads {FORMAT!r} version {VERSION}")
+        if manifest.get("byteorder") != sys.byteorder:
+            raise ArgumentError(
+                f"{where} holds records in {manifest.get('byteorder')!r}-endian words, and "
+                f"this machine is {sys.byteorder}-endian")
         if manifest.get("position") != self._position:
             raise ArgumentError(
                 f"{where} holds the layered search of another position or other rules: "

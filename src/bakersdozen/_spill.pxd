@@ -10,9 +10,10 @@ goes to, and when a file is made, synced, truncated or deleted, is decided
 by :mod:`bakersdozen._disk` (the files and the manifest) and ``_layers``
 (the search).  They run without the GIL.
 
-A file is a plain sequence of records, each 2 or 3 little-endian 64-bit
-words: the layer key (bit 63 set when the record is wide), then the
-position's record in its layer (one word, or two when wide).
+A file is a plain sequence of records, each 2 or 3 64-bit words in the
+machine's byte order (the manifest says which): the layer key (bit 63 set
+when the record is wide), then the position's record in its layer (one
+word, or two when wide).
 """
 
 from libc.errno cimport ENOSPC, errno

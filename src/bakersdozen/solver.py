@@ -640,9 +640,11 @@ def time_limit_seconds(value: float | None) -> float | None:
 MAX_DISK_MB: Final = 2**30
 
 
-def _layer_options(method: str, work_dir: object, disk_mb: object,
-                   resume: object) -> dict[str, object]:
-    """The keyword arguments of the disk search, checked (none without *work_dir*)."""
+def _layer_options(
+    method: str, work_dir: object, disk_mb: object, resume: object
+) -> tuple[str | os.PathLike[str], float | None, bool] | None:
+    """The arguments of the disk search, checked: ``(work_dir, disk_mb, resume)``,
+    or None without *work_dir*."""
     if work_dir is not None and not isinstance(work_dir, (str, os.PathLike)):
         raise TypeError(f"work_dir must be a path or None, not {work_dir!r}")
     if disk_mb is not None and (isinstance(disk_mb, bool)
@@ -654,7 +656,7 @@ def _layer_options(method: str, work_dir: object, disk_mb: object,
         for name, given in (("disk_mb", disk_mb is not None), ("resume", resume)):
             if given:
                 raise ArgumentError(f"{name}: only a search with a work_dir uses it")
-        return {}
+        return None
     if method != "layers":
         raise ArgumentError(
             f"work_dir: only method='layers' keeps its work on disk, not {method!r}")
@@ -662,8 +664,9 @@ def _layer_options(method: str, work_dir: object, disk_mb: object,
         raise ArgumentError("work_dir: an empty path names no directory")
     if disk_mb is not None and not 0 < disk_mb <= MAX_DISK_MB:  # False for nan
         raise ArgumentError(f"disk_mb must be in (0, 2**30] (MiB), not {disk_mb!r}")
-    return {"work_dir": work_dir, "disk_mb": None if disk_mb is None else float(disk_mb),
-            "resume": resume}
+    assert isinstance(work_dir, (str, os.PathLike))
+    assert disk_mb is None or isinstance(disk_mb, (int, float))
+    return work_dir, None if disk_mb is None else float(disk_mb), resume
 
 
 def solve(
@@ -833,7 +836,13 @@ def solve(
 
     start = time.perf_counter()
     args = _engine_args(deal)
-    search = search_method(*args, memory_mb=float(memory_mb), **layer_options)
+    search: _Search
+    if layer_options is None:
+        search = search_method(*args, memory_mb=float(memory_mb))
+    else:
+        work_dir, disk_mb, resume = layer_options
+        search = LayersSearch(*args, memory_mb=float(memory_mb), work_dir=work_dir,
+                              disk_mb=disk_mb, resume=resume)
     status, raw, nodes, rounds, _entries = search.run(
         time_limit=float(time_limit or 0.0),
         max_nodes=int(max_nodes or 0),
