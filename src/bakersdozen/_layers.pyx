@@ -36,6 +36,14 @@ so no key collision can hide one.
 It needs Baker's Dozen's play (also Good Measure's): one card per move,
 building on any card one rank higher, foundations by suit, no card back
 from a foundation, empty columns that take nothing.
+
+On disk (docs/engine.md, "The layered search on disk"), the same class
+expands one file of records at a time: :meth:`LayeredSearch.spill_to` makes
+the children that leave their layer go to the file of their progress value
+(``_spill.pxd``) instead of a layer in memory, and
+:meth:`LayeredSearch.expand_file` loads a file into its layers' hash sets
+(where its duplicates meet) and expands them.  :mod:`bakersdozen._disk`
+drives these steps and keeps the checkpoints.
 """
 
 from cpython.exc cimport PyErr_Fetch, PyErr_Restore
@@ -115,6 +123,9 @@ cdef struct Layer:
     uint64_t n         # positions stored
     uint64_t cap       # slots, a power of two (0 before the first position)
     uint64_t smask     # the bits of a one-word record a slot holds
+    uint64_t done      # the mark of a slot whose position is expanded or on the work stack:
+                       #   the bit above a one-word record's 1 (a slot always has it), bit 62
+                       #   of a two-word record's second word
     int progress
     int width          # words per record: 1 or 2
     int sbytes         # bytes per slot: 1..8 (width 1), 16 (width 2)
@@ -273,6 +284,7 @@ cdef class LayeredSearch:
     cdef double next_progress      # monotonic seconds of its next call
     cdef uint64_t* work            # positions of the layer being expanded, still to expand
     cdef uint64_t wlen, wcap       # words in use, words allocated
+    cdef uint64_t wlimit           # most words it holds: 1/16 of the budget (1024 at least)
     cdef bint ran
     cdef uint64_t node_stop        # nodes at which the search stops (max_nodes, or never)
     cdef uint64_t made             # layers made (in memory, nlayers; on disk, over every partition)
@@ -354,6 +366,7 @@ cdef class LayeredSearch:
                 if f <= 13:
                     self.suit_upto[p][f] |= bit(4 * (f - 1) + p)
         self.budget = <uint64_t>(memory_mb * 1048576.0)
+        self.wlimit = max(self.budget // 128, 1024)
         self.bytes = self.peak_bytes = 0
         self.nodes = self.max_nodes = self.stored = self.live = self.peak_live = 0
         self.lost = self.largest = self.made = 0
@@ -500,6 +513,7 @@ cdef class LayeredSearch:
         L.width = 1 if k <= 31 else 2
         L.sbytes = (2 * k + 8) // 8 if k <= 31 else 16    # 2k bits and the 1 above them
         L.smask = ~0ULL if L.sbytes >= 8 else (1ULL << (8 * L.sbytes)) - 1
+        L.done = (1ULL << (2 * k + 1)) if k <= 31 else (1ULL << 62)
         L.tab = NULL
         L.n = L.cap = 0
         L.progress = progress
@@ -511,10 +525,11 @@ cdef class LayeredSearch:
         self.made += 1
         return <int64_t>self.nlayers - 1
 
-    cdef int insert(self, Layer* L, const uint64_t* rec) noexcept nogil:
-        """Add the record *rec* to layer *L*: 1 if new, 0 if there already, -1 out of memory."""
+    cdef int insert(self, Layer* L, const uint64_t* rec, bint mark=False) noexcept nogil:
+        """Add the record *rec* to layer *L*, with its done mark if *mark*: 1 if
+        new, 0 if there already, -1 out of memory.  Marks are not compared."""
         cdef int sb = L.sbytes
-        cdef uint64_t mask, j, i, k, ncap, x
+        cdef uint64_t mask, j, i, k, ncap, x, unmarked = ~L.done
         cdef uint8_t* ntab
         cdef uint8_t* slot
         if (L.n + 1) * 4 > L.cap * 3:
@@ -530,14 +545,14 @@ cdef class LayeredSearch:
                 slot = &L.tab[i * sb]
                 if sb == 16:
                     if load_word(slot + 8) & USED:
-                        k = wide_hash(<uint64_t*>slot) & (ncap - 1)
+                        k = mix(load_word(slot) ^ mix(load_word(slot + 8) & unmarked)) & (ncap - 1)
                         while load_word(&ntab[k * 16 + 8]) & USED:
                             k = (k + 1) & (ncap - 1)
                         memcpy(&ntab[k * 16], slot, 16)
                 else:
                     x = load_word(slot) & L.smask
                     if x:
-                        k = mix(x) & (ncap - 1)
+                        k = mix(x & unmarked) & (ncap - 1)
                         while load_word(&ntab[k * sb]) & L.smask:
                             k = (k + 1) & (ncap - 1)
                         store_slot(&ntab[k * sb], x, L.smask)
@@ -551,10 +566,13 @@ cdef class LayeredSearch:
                 slot = &L.tab[j * 16]
                 if (load_word(slot + 8) & USED) == 0:
                     break
-                if load_word(slot) == rec[0] and load_word(slot + 8) == rec[1]:
+                if load_word(slot) == rec[0] and (load_word(slot + 8) & unmarked) == rec[1]:
                     return 0
                 j = (j + 1) & mask
             memcpy(slot, rec, 16)
+            if mark:
+                x = rec[1] | L.done
+                memcpy(slot + 8, &x, 8)
         else:
             j = mix(rec[0]) & mask
             while True:
@@ -562,10 +580,10 @@ cdef class LayeredSearch:
                 x = load_word(slot) & L.smask
                 if x == 0:
                     break
-                if x == rec[0]:
+                if (x & unmarked) == rec[0]:
                     return 0
                 j = (j + 1) & mask
-            store_slot(slot, rec[0], L.smask)
+            store_slot(slot, rec[0] | (L.done if mark else 0), L.smask)
         L.n += 1
         self.stored += 1
         self.live += 1
@@ -778,30 +796,36 @@ cdef class LayeredSearch:
         """Expand every position of layer *li*, and those its moves add to it; a status or -1."""
         cdef move_t moves[PLAIN_MOVES]
         cdef uint64_t rec[2]
-        cdef uint64_t i, lkey = self.layers[li].lkey, ckey, targets, cmoved
+        cdef uint64_t lkey = self.layers[li].lkey, ckey, targets, cmoved
+        cdef uint64_t cursor = 0, deferred = 0, cap0
         cdef int w = self.layers[li].width, progress = self.layers[li].progress
         cdef int n, k, col, h, c, r, b, y, to, src, cprog, res
         cdef int64_t ci
         cdef double t
+        cdef bint mark
         cdef Enc e, child
         cdef Layer* L
-        # the layer's positions so far go on the work stack; those its own
-        # moves add join them there
+        # The work stack holds positions to expand, at most wlimit words:
+        # each position is marked done in its slot when it goes there, so
+        # it is expanded once.  When the stack is empty, the table is swept
+        # on from the cursor for unmarked positions: those the layer
+        # received, and those its own moves added when the stack was full
+        # (deferred).  A sweep that reaches the end with none deferred
+        # leaves every position marked: the layer is expanded.
         self.wlen = 0
-        L = &self.layers[li]
-        for i in range(L.cap):
-            if L.sbytes == 16:
-                if load_word(&L.tab[i * 16 + 8]) & USED:
-                    memcpy(rec, &L.tab[i * 16], 16)
-                    if not self.push(rec, 2):
-                        return ST_OUT_OF_MEMORY
-            else:
-                rec[0] = load_word(&L.tab[i * L.sbytes]) & L.smask
-                if rec[0] and not self.push(rec, 1):
-                    return ST_OUT_OF_MEMORY
-        while self.wlen:
-            self.wlen -= w
+        while True:
             L = &self.layers[li]
+            while self.wlen == 0:
+                if cursor >= L.cap:
+                    if deferred == 0:
+                        self.release(L)
+                        return -1
+                    cursor = 0
+                    deferred = 0
+                k = self.sweep(L, &cursor)
+                if k < 0:
+                    return ST_OUT_OF_MEMORY
+            self.wlen -= w
             unpack(L, &self.work[self.wlen], &e)
             self.decode(lkey, &e, s)
             if any_blocked(s) or deadlock_set(s) != 0:
@@ -880,9 +904,18 @@ cdef class LayeredSearch:
                 if ckey == lkey:
                     L = &self.layers[li]
                     pack(L, &child, rec)
-                    k = self.insert(L, rec)
-                    if k < 0 or (k == 1 and not self.push(rec, w)):
+                    mark = self.wlen + w <= self.wlimit
+                    cap0 = L.cap
+                    k = self.insert(L, rec, mark)
+                    if k < 0:
                         return ST_OUT_OF_MEMORY
+                    if L.cap != cap0:
+                        cursor = 0      # the table was rebuilt: sweep it from the start
+                    if k == 1:
+                        if not mark:
+                            deferred += 1
+                        elif not self.push(rec, w):
+                            return ST_OUT_OF_MEMORY
                 elif self.spill:
                     k = self.spill_child(ckey, cprog, cmoved, &child)
                     if k >= 0:
@@ -895,8 +928,34 @@ cdef class LayeredSearch:
                     pack(L, &child, rec)
                     if self.insert(L, rec) < 0:
                         return ST_OUT_OF_MEMORY
-        self.release(&self.layers[li])
-        return -1
+
+    cdef int sweep(self, Layer* L, uint64_t* cursor) noexcept nogil:
+        """Push the unmarked positions of *L* from slot *cursor* on, marking them,
+        until the work stack is full or the table ends: 0, or -1 out of memory."""
+        cdef uint64_t i = cursor[0], x
+        cdef uint64_t rec[2]
+        cdef uint8_t* slot
+        cdef int w = L.width
+        while i < L.cap and self.wlen + w <= self.wlimit:
+            if L.sbytes == 16:
+                slot = &L.tab[i * 16]
+                x = load_word(slot + 8)
+                if (x & USED) and not (x & L.done):
+                    memcpy(rec, slot, 16)
+                    x |= L.done
+                    memcpy(slot + 8, &x, 8)
+                    if not self.push(rec, 2):
+                        return -1
+            else:
+                slot = &L.tab[i * L.sbytes]
+                x = load_word(slot) & L.smask
+                if x and not (x & L.done):
+                    store_slot(slot, x | L.done, L.smask)
+                    if not self.push(&x, 1):
+                        return -1
+            i += 1
+        cursor[0] = i
+        return 0
 
     cdef int run_layers(self) noexcept nogil:
         """The search; returns a status (ST_*)."""
@@ -1195,6 +1254,18 @@ cdef class LayeredSearch:
         """``(budget, held, sink, chunk)``: the memory budget and the bytes held
         now, and the bytes of one file's write buffer and of the read buffer."""
         return (self.budget, self.bytes, self.sink_cap, self.chunk_cap)
+
+    @property
+    def stack_words(self):
+        """The most words the work stack holds (1/16 of the budget, in 8-byte
+        words, 1024 at least); the tests set it small, to 2 at least."""
+        return self.wlimit
+
+    @stack_words.setter
+    def stack_words(self, unsigned long long value):
+        if value < 2:
+            raise ValueError(f"stack_words must be 2 at least, not {value}")
+        self.wlimit = value
 
     @property
     def disk_used(self):
