@@ -12,7 +12,8 @@ search in memory (a budget of ``--memory-mb``) and on disk (a budget of
 alternating which goes first, every run in a fresh interpreter so that its
 peak resident memory is its own (``ru_maxrss``).  Prints a Markdown row per
 run: the verdict, positions stored and generated (deterministic: the two
-must agree, or the script fails), seconds, positions generated per second,
+must agree, or the script fails), seconds (wall clock, and the CPU time
+of the process), positions generated per second of wall clock,
 the search's own peak (``stats["peak_bytes"]``: its layers and buffers),
 the process's peak RSS, the most bytes the files held at once, those bytes
 per position stored, and the bytes written in all.  Seconds are wall-clock
@@ -42,6 +43,8 @@ print(json.dumps({"status": status, "nodes": nodes, "stored": stored, "seconds":
                   "peak_bytes": search.stats["peak_bytes"],
                   "peak_disk": search.stats.get("peak_disk", 0),
                   "written": search.stats.get("written", 0),
+                  "cpu": resource.getrusage(resource.RUSAGE_SELF).ru_utime
+                         + resource.getrusage(resource.RUSAGE_SELF).ru_stime,
                   "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))
 """
 
@@ -67,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--disk-memory-mb", type=float, default=9.0)
     parser.add_argument("--work-root", default=None)
     args = parser.parse_args(argv)
-    print("| deal | where | budget MiB | status | stored | generated | seconds | positions/s "
+    print("| deal | where | budget MiB | status | stored | generated | seconds (CPU) | positions/s "
           "| search peak MB | RSS MB | files peak MB | bytes/position | written GB |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for number in parse_deal_range(args.deals):
@@ -85,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
                 seen.add((run["status"], run["nodes"], run["stored"]))
                 per = run["peak_disk"] / run["stored"] if run["stored"] else 0.0
                 print(f"| {number} | {where} | {budget:g} | {run['status']} | {run['stored']:,} "
-                      f"| {run['nodes']:,} | {run['seconds']:.1f} "
+                      f"| {run['nodes']:,} | {run['seconds']:.1f} ({run['cpu']:.1f}) "
                       f"| {run['nodes'] / run['seconds']:,.0f} | {run['peak_bytes'] / 1e6:.1f} "
                       f"| {run['rss'] / 1e6:.0f} | {run['peak_disk'] / 1e6:.0f} | {per:.2f} "
                       f"| {run['written'] / 1e9:.2f} |", flush=True)

@@ -188,6 +188,26 @@ def test_time_limit_then_resume(tmp_path: Path) -> None:
     assert manifest(tmp_path)["counts"]["stored"] == memory[0][2]  # type: ignore[index]
 
 
+def test_an_exception_from_progress_keeps_the_steps_done(tmp_path: Path) -> None:
+    # no manifest but on a stop (checkpoint_seconds huge): the steps done
+    # before the exception are written when it goes through
+    deal = Deal.pysol(DEAL_1M)
+    memory = in_memory(deal)
+
+    def progress(nodes: int, held: int) -> None:
+        if nodes > 500_000:
+            raise KeyboardInterrupt
+
+    search = _disk.DiskLayers(_engine_args(deal), memory_mb=4, work_dir=tmp_path)
+    search.part_bytes = 16384
+    search.checkpoint_seconds = 1e9
+    with pytest.raises(KeyboardInterrupt):
+        search.run(progress=progress)
+    counts = manifest(tmp_path)["counts"]
+    assert 0 < counts["nodes"] < memory[0][1]  # type: ignore[index,operator]
+    assert_same(memory, on_disk(deal, tmp_path, resume=True))
+
+
 _CHILD = """
 import sys
 from bakersdozen import Deal, _disk

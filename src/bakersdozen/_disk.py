@@ -329,6 +329,15 @@ class DiskLayers:
         self._next_checkpoint = time.monotonic() + self.checkpoint_seconds
         try:
             status = self._steps()
+        except BaseException:
+            # Ctrl-C, or what the progress callable raised: the steps done
+            # since the last manifest are kept (a step only ever stops whole)
+            search.drop_buffers()
+            try:
+                self._checkpoint()
+            except OSError:
+                pass
+            raise
         finally:
             search.end()
             search.drop_buffers()

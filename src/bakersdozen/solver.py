@@ -753,8 +753,9 @@ def solve(
         ``"layers"`` only: a directory for the layers not being expanded
         (docs/engine.md, "The layered search on disk"); None (the default)
         keeps them in memory.  *memory_mb* then bounds the layers being
-        expanded and the files' buffers (about a tenth of what the search
-        needs in memory is enough), the files take the rest.  The directory
+        expanded and the files' buffers (deal 10242: 9 MiB where the search
+        in memory takes 91 MB; the largest layer must fit, or the search
+        stops with the reason ``"memory_mb"``), the files take the rest.  The directory
         is made if missing, and must be empty unless *resume* is given.
         After the search it holds only its manifest (the outcome and the
         counts); after a stop, the checkpoint to go on from.
