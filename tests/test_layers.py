@@ -168,6 +168,42 @@ def test_deal_16780_has_235290_positions() -> None:
     assert 1 < stats["layers"] <= stored and stats["lost"] <= stored
 
 
+@pytest.mark.parametrize("words", [2, 3, 64])
+def test_a_small_work_stack_expands_every_position_once(words: int) -> None:
+    # the layers' positions wait in their hash sets, marked when they go on
+    # the stack: a stack of a few words sweeps the sets many times, and the
+    # counts are those of a stack that holds every layer
+    deal = Deal.pysol(16780)
+    whole = _layers.LayeredSearch(*_engine_args(deal), memory_mb=MEMORY_MB)
+    assert whole.stack_words >= 2**17  # 1/16 of 64 MiB, in words: more than any layer
+    expected = whole.run()
+    search = _layers.LayeredSearch(*_engine_args(deal), memory_mb=MEMORY_MB)
+    search.stack_words = words
+    assert search.run() == expected == (_search.UNSOLVABLE, [], 623365, 1, 235290)
+    assert search.stats["lost"] == whole.stats["lost"]
+    assert search.stats["largest"] == whole.stats["largest"] == 1920
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 5), ncols=st.integers(2, 7),
+       home=st.integers(0, 2), words=st.integers(2, 6))
+def test_a_small_work_stack_stores_every_reachable_position(seed: int, ranks: int, ncols: int,
+                                                            home: int, words: int) -> None:
+    deal = reduced_deal(random.Random(seed), ranks, ncols, home)
+    search = _layers.LayeredSearch(*_engine_args(deal), memory_mb=MEMORY_MB)
+    search.stack_words = words
+    status, _raw, _nodes, _rounds, stored = search.run()
+    if status == _search.UNSOLVABLE:
+        assert stored == reachable_positions(_engine_args(deal))
+    else:
+        assert status == _search.SOLVED and brute_force_solvable(deal)
+
+
+def test_stack_words_are_checked() -> None:
+    with pytest.raises(ValueError, match="stack_words"):
+        _layers.LayeredSearch(*_engine_args(Deal.pysol(1))).stack_words = 1
+
+
 @pytest.mark.parametrize(("number", "game", "count"), [
     (3266, "bakers_dozen", 6685), (5143, "bakers_dozen", 2529),
     (14, "good_measure", 650), (78, "good_measure", 23138), (111, "good_measure", 4841),

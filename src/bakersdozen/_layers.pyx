@@ -36,13 +36,23 @@ so no key collision can hide one.
 It needs Baker's Dozen's play (also Good Measure's): one card per move,
 building on any card one rank higher, foundations by suit, no card back
 from a foundation, empty columns that take nothing.
+
+On disk (docs/engine.md, "The layered search on disk"), the same class
+expands one file of records at a time: :meth:`LayeredSearch.spill_to` makes
+the children that leave their layer go to the file of their progress value
+(``_spill.pxd``) instead of a layer in memory, and
+:meth:`LayeredSearch.expand_file` loads a file into its layers' hash sets
+(where its duplicates meet) and expands them.  :mod:`bakersdozen._disk`
+drives these steps and keeps the checkpoints.
 """
 
 from cpython.exc cimport PyErr_Fetch, PyErr_Restore
 from cpython.ref cimport PyObject, Py_XDECREF
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.errno cimport errno
+from libc.string cimport memcpy, memmove, memset
+from libc.stdio cimport FILE, fclose, fopen
 
 from bakersdozen._position cimport (
     MAXCOLS, MAXHEIGHT, NCARDS, NO_COLUMN, PLAIN_MOVES, RANK_MASK, TO_FOUNDATION, State, bd_ctz,
@@ -52,6 +62,9 @@ from bakersdozen._position cimport (
 from bakersdozen._search cimport (
     ST_INTERRUPTED, ST_NODE_LIMIT, ST_OUT_OF_MEMORY, ST_SOLVED, ST_TIME_LIMIT, ST_UNSOLVABLE,
     now_seconds,
+)
+from bakersdozen._spill cimport (
+    RECORD_MAX, SP_ERROR, SP_FULL, SP_OK, Disk, Sink, read_full, sink_close, sink_put,
 )
 
 cdef extern from "Python.h":
@@ -65,6 +78,24 @@ cdef double PROGRESS_SECONDS = 0.2
 
 cdef enum:
     MAXPROGRESS = 2 * NCARDS + 2   # progress values: cards home + dealt cards moved
+    # Statuses of the disk search, beyond those of _search (ST_*)
+    ST_DISK = 6                    # the disk budget would be passed, or the disk is full
+    ST_IO_ERROR = 7                # the system refused a read or write (LayeredSearch.errno)
+    ST_DAMAGED = 8                 # a file of records ends inside a record
+
+#: The statuses of the disk search beyond those of :mod:`bakersdozen._search`:
+#: the disk budget or the disk is full; a read or write failed
+#: (``LayeredSearch.errno``); a file of records ends inside a record.
+DISK_FULL = ST_DISK
+IO_ERROR = ST_IO_ERROR
+DAMAGED = ST_DAMAGED
+#: The number of progress values (0 .. MAXPROGRESS): a disk search's files are
+#: numbered by them.
+PROGRESS_VALUES = MAXPROGRESS + 1
+
+# Bit 63 of a record's first word (its layer key) on disk: a wide record
+# (two words follow, not one).  A layer key takes at most 55 bits.
+cdef uint64_t WIDE = 1ULL << 63
 
 # The mark of a two-word record's slot in use (bit 63 of its second word;
 # a one-word record carries its own mark, a 1 above its bits).
@@ -92,6 +123,9 @@ cdef struct Layer:
     uint64_t n         # positions stored
     uint64_t cap       # slots, a power of two (0 before the first position)
     uint64_t smask     # the bits of a one-word record a slot holds
+    uint64_t done      # the mark of a slot whose position is expanded or on the work stack:
+                       #   the bit above a one-word record's 1 (a slot always has it), bit 62
+                       #   of a two-word record's second word
     int progress
     int width          # words per record: 1 or 2
     int sbytes         # bytes per slot: 1..8 (width 1), 16 (width 2)
@@ -152,11 +186,11 @@ cdef inline bint any_blocked(const State* s) noexcept nogil:
     return False
 
 
-cdef inline void pack(const Layer* L, const Enc* e, uint64_t* rec) noexcept nogil:
-    """The record of position *e* in layer *L* (L.width words)."""
-    cdef uint64_t v = 0, m = L.moved
+cdef inline void pack_moved(uint64_t m, int width, const Enc* e, uint64_t* rec) noexcept nogil:
+    """The record of position *e* in a layer of moved cards *m* and *width*."""
+    cdef uint64_t v = 0
     cdef int k = 0, y
-    if L.width == 2:
+    if width == 2:
         rec[0] = e.lo
         rec[1] = e.hi | USED
         return
@@ -166,6 +200,11 @@ cdef inline void pack(const Layer* L, const Enc* e, uint64_t* rec) noexcept nogi
         v |= (<uint64_t>enc_bits(e, y)) << k
         k += 2
     rec[0] = v | (1ULL << k)
+
+
+cdef inline void pack(const Layer* L, const Enc* e, uint64_t* rec) noexcept nogil:
+    """The record of position *e* in layer *L* (L.width words)."""
+    pack_moved(L.moved, L.width, e, rec)
 
 
 cdef inline uint64_t load_word(const uint8_t* p) noexcept nogil:
@@ -245,7 +284,22 @@ cdef class LayeredSearch:
     cdef double next_progress      # monotonic seconds of its next call
     cdef uint64_t* work            # positions of the layer being expanded, still to expand
     cdef uint64_t wlen, wcap       # words in use, words allocated
+    cdef uint64_t wlimit           # most words it holds: 1/16 of the budget (1024 at least)
     cdef bint ran
+    cdef uint64_t node_stop        # nodes at which the search stops (max_nodes, or never)
+    cdef uint64_t made             # layers made (in memory, nlayers; on disk, over every partition)
+    # the disk search (docs/engine.md, "The layered search on disk"); spill False: in memory
+    cdef bint spill                # children of other layers are appended to files
+    cdef Disk disk                 # the bytes in the work directory's files, and their budget
+    cdef Sink sinks[MAXPROGRESS + 1]   # the file of each progress value
+    cdef object sink_paths         # the bytes objects sinks[].path point into
+    cdef uint64_t sink_cap         # bytes of one sink's buffer
+    cdef uint8_t* chunk            # the read buffer (chunk_cap bytes)
+    cdef uint64_t chunk_cap
+    cdef int errno_                # the errno of an ST_IO_ERROR
+    cdef uint64_t salt             # the split's hash: of the layer key xor salt
+    cdef uint64_t first_key        # the first layer key a split read
+    cdef bint mixed                # and whether it read another
     cdef PyObject* exc_type
     cdef PyObject* exc_value
     cdef PyObject* exc_tb
@@ -262,6 +316,13 @@ cdef class LayeredSearch:
         self.lmap = NULL
         self.lmap_keys = NULL
         self.ran = False
+        self.spill = False
+        self.chunk = NULL
+        self.chunk_cap = 0
+        self.errno_ = 0
+        memset(&self.disk, 0, sizeof(Disk))
+        memset(self.sinks, 0, sizeof(self.sinks))
+        self.sink_paths = None
         self.exc_type = self.exc_value = self.exc_tb = NULL
         state_from_python(&self.root, columns, foundations, ranks, play)
         if not (self.root.play.plain and self.root.play.dead and self.root.play.safe_home):
@@ -305,9 +366,11 @@ cdef class LayeredSearch:
                 if f <= 13:
                     self.suit_upto[p][f] |= bit(4 * (f - 1) + p)
         self.budget = <uint64_t>(memory_mb * 1048576.0)
+        self.wlimit = max(self.budget // 128, 1024)
         self.bytes = self.peak_bytes = 0
         self.nodes = self.max_nodes = self.stored = self.live = self.peak_live = 0
-        self.lost = self.largest = 0
+        self.lost = self.largest = self.made = 0
+        self.node_stop = ~0ULL
         self.progress = self.top_progress = 0
         self.nlayers = 0
         self.layers_cap = 1024
@@ -332,6 +395,10 @@ cdef class LayeredSearch:
         free(self.work)
         for p in range(MAXPROGRESS + 1):
             free(self.plist[p])
+            if self.sinks[p].f != NULL:
+                fclose(self.sinks[p].f)
+            free(self.sinks[p].buf)
+        free(self.chunk)
         Py_XDECREF(self.exc_type)
         Py_XDECREF(self.exc_value)
         Py_XDECREF(self.exc_tb)
@@ -446,6 +513,7 @@ cdef class LayeredSearch:
         L.width = 1 if k <= 31 else 2
         L.sbytes = (2 * k + 8) // 8 if k <= 31 else 16    # 2k bits and the 1 above them
         L.smask = ~0ULL if L.sbytes >= 8 else (1ULL << (8 * L.sbytes)) - 1
+        L.done = (1ULL << (2 * k + 1)) if k <= 31 else (1ULL << 62)
         L.tab = NULL
         L.n = L.cap = 0
         L.progress = progress
@@ -454,12 +522,14 @@ cdef class LayeredSearch:
         self.lmap[j] = <int64_t>self.nlayers + 1
         self.lmap_keys[j] = lkey
         self.nlayers += 1
+        self.made += 1
         return <int64_t>self.nlayers - 1
 
-    cdef int insert(self, Layer* L, const uint64_t* rec) noexcept nogil:
-        """Add the record *rec* to layer *L*: 1 if new, 0 if there already, -1 out of memory."""
+    cdef int insert(self, Layer* L, const uint64_t* rec, bint mark=False) noexcept nogil:
+        """Add the record *rec* to layer *L*, with its done mark if *mark*: 1 if
+        new, 0 if there already, -1 out of memory.  Marks are not compared."""
         cdef int sb = L.sbytes
-        cdef uint64_t mask, j, i, k, ncap, x
+        cdef uint64_t mask, j, i, k, ncap, x, unmarked = ~L.done
         cdef uint8_t* ntab
         cdef uint8_t* slot
         if (L.n + 1) * 4 > L.cap * 3:
@@ -475,14 +545,14 @@ cdef class LayeredSearch:
                 slot = &L.tab[i * sb]
                 if sb == 16:
                     if load_word(slot + 8) & USED:
-                        k = wide_hash(<uint64_t*>slot) & (ncap - 1)
+                        k = mix(load_word(slot) ^ mix(load_word(slot + 8) & unmarked)) & (ncap - 1)
                         while load_word(&ntab[k * 16 + 8]) & USED:
                             k = (k + 1) & (ncap - 1)
                         memcpy(&ntab[k * 16], slot, 16)
                 else:
                     x = load_word(slot) & L.smask
                     if x:
-                        k = mix(x) & (ncap - 1)
+                        k = mix(x & unmarked) & (ncap - 1)
                         while load_word(&ntab[k * sb]) & L.smask:
                             k = (k + 1) & (ncap - 1)
                         store_slot(&ntab[k * sb], x, L.smask)
@@ -496,10 +566,13 @@ cdef class LayeredSearch:
                 slot = &L.tab[j * 16]
                 if (load_word(slot + 8) & USED) == 0:
                     break
-                if load_word(slot) == rec[0] and load_word(slot + 8) == rec[1]:
+                if load_word(slot) == rec[0] and (load_word(slot + 8) & unmarked) == rec[1]:
                     return 0
                 j = (j + 1) & mask
             memcpy(slot, rec, 16)
+            if mark:
+                x = rec[1] | L.done
+                memcpy(slot + 8, &x, 8)
         else:
             j = mix(rec[0]) & mask
             while True:
@@ -507,10 +580,10 @@ cdef class LayeredSearch:
                 x = load_word(slot) & L.smask
                 if x == 0:
                     break
-                if x == rec[0]:
+                if (x & unmarked) == rec[0]:
                     return 0
                 j = (j + 1) & mask
-            store_slot(slot, rec[0], L.smask)
+            store_slot(slot, rec[0] | (L.done if mark else 0), L.smask)
         L.n += 1
         self.stored += 1
         self.live += 1
@@ -547,6 +620,135 @@ cdef class LayeredSearch:
         free(L.tab)
         L.tab = NULL
         L.cap = 0
+
+    # -- the disk search ---------------------------------------------------------
+
+    cdef int spill_child(self, uint64_t ckey, int cprog, uint64_t cmoved,
+                         const Enc* child) noexcept nogil:
+        """Append position *child* of layer *ckey* (progress *cprog*, moved cards
+        *cmoved*) to its progress value's file: -1, or a status."""
+        cdef uint64_t rec[3]
+        cdef Sink* sk = &self.sinks[cprog]
+        cdef int width = 1 if bd_popcount(cmoved) <= 31 else 2, st
+        if sk.buf == NULL:
+            if not self.charge(<int64_t>self.sink_cap):
+                return ST_OUT_OF_MEMORY
+            sk.buf = <uint8_t*>malloc(self.sink_cap)
+            if sk.buf == NULL:
+                self.bytes -= self.sink_cap
+                return ST_OUT_OF_MEMORY
+            sk.cap = self.sink_cap
+            sk.len = 0
+        rec[0] = ckey | (WIDE if width == 2 else 0)
+        pack_moved(cmoved, width, child, &rec[1])
+        st = sink_put(&self.disk, sk, rec, 1 + width)
+        if st != SP_OK:
+            return self.disk_status(st)
+        if cprog > self.top_progress:
+            self.top_progress = cprog
+        return -1
+
+    cdef int disk_status(self, int st) noexcept nogil:
+        """The search status of a sink's SP_ status (not SP_OK)."""
+        if st == SP_FULL:
+            return ST_DISK
+        self.errno_ = self.disk.err
+        return ST_IO_ERROR
+
+    cdef int poll(self) noexcept nogil:
+        """Look at the clock, the signals and the progress callable: -1, or a status."""
+        cdef double t = now_seconds()
+        if self.deadline > 0 and t >= self.deadline:
+            return ST_TIME_LIMIT
+        if t >= self.next_signal_check:
+            self.next_signal_check = t + 0.05
+            with gil:
+                if check_signals() != 0:
+                    PyErr_Fetch(&self.exc_type, &self.exc_value, &self.exc_tb)
+                    return ST_INTERRUPTED
+                if self.progress_fn != NULL and t >= self.next_progress:
+                    self.next_progress = t + PROGRESS_SECONDS
+                    if self.report_progress() != 0:
+                        return ST_INTERRUPTED
+        return -1
+
+    cdef int read_records(self, FILE* f, int progress, Sink* parts, uint64_t nparts) noexcept nogil:
+        """Read a file of records (*f*, to its end): with *nparts* 0, add each
+        to its layer (of *progress*), made if new; else append each to
+        ``parts[k]``, *k* a hash of its layer key.  -1, or a status."""
+        cdef uint64_t have = 0, pos = 0, key, k
+        cdef long got
+        cdef int n, st
+        cdef int64_t li
+        cdef bint eof = False
+        if self.chunk == NULL:
+            if not self.charge(<int64_t>self.chunk_cap):
+                return ST_OUT_OF_MEMORY
+            self.chunk = <uint8_t*>malloc(self.chunk_cap)
+            if self.chunk == NULL:
+                self.bytes -= self.chunk_cap
+                return ST_OUT_OF_MEMORY
+        while True:
+            if have - pos < RECORD_MAX and not eof:
+                memmove(self.chunk, self.chunk + pos, have - pos)
+                have -= pos
+                pos = 0
+                got = read_full(f, self.chunk + have, self.chunk_cap - have)
+                if got < 0:
+                    self.errno_ = errno
+                    return ST_IO_ERROR
+                eof = <uint64_t>got < self.chunk_cap - have
+                have += <uint64_t>got
+                st = self.poll()
+                if st >= 0:
+                    return st
+            if pos == have:
+                return -1
+            key = load_word(self.chunk + pos)
+            n = 24 if key & WIDE else 16
+            if have - pos < <uint64_t>n:
+                return ST_DAMAGED
+            if nparts:
+                if not self.mixed and (key & ~WIDE) != self.first_key:
+                    if self.first_key == ~0ULL:
+                        self.first_key = key & ~WIDE
+                    else:
+                        self.mixed = True
+                k = ((mix((key & ~WIDE) ^ self.salt) >> 32) * nparts) >> 32
+                st = sink_put(&self.disk, &parts[k], <uint64_t*>(self.chunk + pos), n // 8)
+                if st != SP_OK:
+                    return self.disk_status(st)
+            else:
+                li = self.layer_of(key & ~WIDE, progress)
+                if li < 0 or self.insert(&self.layers[li], <uint64_t*>(self.chunk + pos + 8)) < 0:
+                    return ST_OUT_OF_MEMORY
+            pos += <uint64_t>n
+
+    cdef int expand_loaded(self) noexcept nogil:
+        """Expand every layer in memory (all of one progress value, loaded from
+        a file), freeing each, then forget them: -1, or a status."""
+        cdef State s
+        cdef uint64_t li
+        cdef int st
+        memcpy(&s, &self.root, sizeof(State))
+        for li in range(self.nlayers):
+            st = self.expand_layer(<int64_t>li, &s)
+            if st >= 0:
+                return st
+        self.forget_layers()
+        return -1
+
+    cdef void forget_layers(self) noexcept nogil:
+        """Free the layers in memory and empty the map of layer keys."""
+        cdef uint64_t i
+        cdef int p
+        for i in range(self.nlayers):
+            if self.layers[i].tab != NULL:
+                self.release(&self.layers[i])
+        self.nlayers = 0
+        memset(self.lmap, 0, self.lmap_cap * sizeof(int64_t))
+        for p in range(MAXPROGRESS + 1):
+            self.plen[p] = 0
 
     # -- positions ----------------------------------------------------------------
 
@@ -594,30 +796,36 @@ cdef class LayeredSearch:
         """Expand every position of layer *li*, and those its moves add to it; a status or -1."""
         cdef move_t moves[PLAIN_MOVES]
         cdef uint64_t rec[2]
-        cdef uint64_t i, lkey = self.layers[li].lkey, ckey, targets
+        cdef uint64_t lkey = self.layers[li].lkey, ckey, targets, cmoved
+        cdef uint64_t cursor = 0, deferred = 0, cap0
         cdef int w = self.layers[li].width, progress = self.layers[li].progress
         cdef int n, k, col, h, c, r, b, y, to, src, cprog, res
         cdef int64_t ci
         cdef double t
+        cdef bint mark
         cdef Enc e, child
         cdef Layer* L
-        # the layer's positions so far go on the work stack; those its own
-        # moves add join them there
+        # The work stack holds positions to expand, at most wlimit words:
+        # each position is marked done in its slot when it goes there, so
+        # it is expanded once.  When the stack is empty, the table is swept
+        # on from the cursor for unmarked positions: those the layer
+        # received, and those its own moves added when the stack was full
+        # (deferred).  A sweep that reaches the end with none deferred
+        # leaves every position marked: the layer is expanded.
         self.wlen = 0
-        L = &self.layers[li]
-        for i in range(L.cap):
-            if L.sbytes == 16:
-                if load_word(&L.tab[i * 16 + 8]) & USED:
-                    memcpy(rec, &L.tab[i * 16], 16)
-                    if not self.push(rec, 2):
-                        return ST_OUT_OF_MEMORY
-            else:
-                rec[0] = load_word(&L.tab[i * L.sbytes]) & L.smask
-                if rec[0] and not self.push(rec, 1):
-                    return ST_OUT_OF_MEMORY
-        while self.wlen:
-            self.wlen -= w
+        while True:
             L = &self.layers[li]
+            while self.wlen == 0:
+                if cursor >= L.cap:
+                    if deferred == 0:
+                        self.release(L)
+                        return -1
+                    cursor = 0
+                    deferred = 0
+                k = self.sweep(L, &cursor)
+                if k < 0:
+                    return ST_OUT_OF_MEMORY
+            self.wlen -= w
             unpack(L, &self.work[self.wlen], &e)
             self.decode(lkey, &e, s)
             if any_blocked(s) or deadlock_set(s) != 0:
@@ -649,7 +857,7 @@ cdef class LayeredSearch:
             for res in range(n):
                 y = move_card(moves[res])
                 to = move_target(moves[res])
-                if self.max_nodes and self.nodes >= self.max_nodes:
+                if self.nodes >= self.node_stop:
                     return ST_NODE_LIMIT
                 self.nodes += 1
                 if (self.nodes & 16383) == 0:
@@ -670,6 +878,7 @@ cdef class LayeredSearch:
                 child = e
                 ckey = lkey
                 cprog = progress
+                cmoved = self.layers[li].moved
                 if to == TO_FOUNDATION:
                     if s.left == 1:
                         return ST_SOLVED
@@ -686,14 +895,31 @@ cdef class LayeredSearch:
                     for b in range(c, h - 1):
                         enc_set(&child, self.root.cols[src][b],
                                 card_suit(self.root.cols[src][b - 1]))
+                        cmoved |= bit(self.root.cols[src][b])
+                    cmoved |= bit(y)
                     ckey -= (<uint64_t>(h - c)) << self.pshift[src]
                     cprog += h - c
+                if to == TO_FOUNDATION:
+                    cmoved &= ~bit(y)
                 if ckey == lkey:
                     L = &self.layers[li]
                     pack(L, &child, rec)
-                    k = self.insert(L, rec)
-                    if k < 0 or (k == 1 and not self.push(rec, w)):
+                    mark = self.wlen + w <= self.wlimit
+                    cap0 = L.cap
+                    k = self.insert(L, rec, mark)
+                    if k < 0:
                         return ST_OUT_OF_MEMORY
+                    if L.cap != cap0:
+                        cursor = 0      # the table was rebuilt: sweep it from the start
+                    if k == 1:
+                        if not mark:
+                            deferred += 1
+                        elif not self.push(rec, w):
+                            return ST_OUT_OF_MEMORY
+                elif self.spill:
+                    k = self.spill_child(ckey, cprog, cmoved, &child)
+                    if k >= 0:
+                        return k
                 else:
                     ci = self.layer_of(ckey, cprog)
                     if ci < 0:
@@ -702,8 +928,34 @@ cdef class LayeredSearch:
                     pack(L, &child, rec)
                     if self.insert(L, rec) < 0:
                         return ST_OUT_OF_MEMORY
-        self.release(&self.layers[li])
-        return -1
+
+    cdef int sweep(self, Layer* L, uint64_t* cursor) noexcept nogil:
+        """Push the unmarked positions of *L* from slot *cursor* on, marking them,
+        until the work stack is full or the table ends: 0, or -1 out of memory."""
+        cdef uint64_t i = cursor[0], x
+        cdef uint64_t rec[2]
+        cdef uint8_t* slot
+        cdef int w = L.width
+        while i < L.cap and self.wlen + w <= self.wlimit:
+            if L.sbytes == 16:
+                slot = &L.tab[i * 16]
+                x = load_word(slot + 8)
+                if (x & USED) and not (x & L.done):
+                    memcpy(rec, slot, 16)
+                    x |= L.done
+                    memcpy(slot + 8, &x, 8)
+                    if not self.push(rec, 2):
+                        return -1
+            else:
+                slot = &L.tab[i * L.sbytes]
+                x = load_word(slot) & L.smask
+                if x and not (x & L.done):
+                    store_slot(slot, x | L.done, L.smask)
+                    if not self.push(&x, 1):
+                        return -1
+            i += 1
+        cursor[0] = i
+        return 0
 
     cdef int run_layers(self) noexcept nogil:
         """The search; returns a status (ST_*)."""
@@ -784,8 +1036,11 @@ cdef class LayeredSearch:
             raise RuntimeError("a LayeredSearch runs once; make a new one")
         if progress is not None and not callable(progress):
             raise TypeError(f"progress must be callable or None, not {progress!r}")
+        if self.spill:
+            raise RuntimeError("a LayeredSearch that spills to disk is driven by bakersdozen._disk")
         self.ran = True
         self.max_nodes = max_nodes
+        self.node_stop = max_nodes if max_nodes else ~0ULL
         if self.root.left == 0:
             return (ST_SOLVED, [], 0, 1, 0)
         self.progress_ref = progress
@@ -804,6 +1059,254 @@ cdef class LayeredSearch:
             raise_pending()
         return (st, [], self.nodes, 1, self.stored)
 
+    # -- the disk search's steps (driven by bakersdozen._disk) ---------------------
+
+    def spill_to(self, paths, *, unsigned long long disk_budget=0,
+                 unsigned long long disk_used=0):
+        """Make this a disk search: children of other layers go to files.
+
+        Parameters
+        ----------
+        paths : list of bytes
+            The file of each progress value, :data:`PROGRESS_VALUES` names
+            (made when first written, appended to).
+        disk_budget : int
+            Bytes the work directory's files may hold, 0 for no budget.
+        disk_used : int
+            Bytes they hold now.
+        """
+        cdef int p
+        if len(paths) != MAXPROGRESS + 1 or not all(isinstance(x, bytes) for x in paths):
+            raise ValueError(f"paths must be {MAXPROGRESS + 1} bytes objects")
+        self.sink_paths = list(paths)
+        for p in range(MAXPROGRESS + 1):
+            self.sinks[p].path = <const char*>(<bytes>self.sink_paths[p])
+        self.spill = True
+        self.ran = True
+        # a sink buffer: 1/256 of the budget, 16 KiB to 1 MiB (a search writes
+        # to some 10-20 progress values at once); reads: 1/64, 64 KiB to 4 MiB
+        self.sink_cap = min(max(self.budget // 256, 16384), 1048576) & ~7ULL
+        self.chunk_cap = min(max(self.budget // 64, 65536), 4194304) & ~7ULL
+        self.disk.budget = disk_budget
+        self.disk.used = self.disk.peak = disk_used
+
+    def root_record(self):
+        """The record of the position searched, as a file of progress 0 holds it (bytes)."""
+        cdef uint64_t rec[3]
+        cdef uint64_t moved = self.moved_cards(self.root_key())
+        cdef int width = 1 if bd_popcount(moved) <= 31 else 2, col, h
+        cdef Enc e
+        e.lo = e.hi = 0
+        for col in range(self.root.ncols):
+            for h in range(self.canon[col][self.root.height[col]], self.root.height[col]):
+                enc_set(&e, self.root.cols[col][h], card_suit(self.root.cols[col][h - 1]))
+        rec[0] = self.root_key() | (WIDE if width == 2 else 0)
+        pack_moved(moved, width, &e, &rec[1])
+        return (<char*>rec)[:8 * (1 + width)]
+
+    def begin(self, *, double time_limit=0.0, unsigned long long max_nodes=0, progress=None):
+        """Start the limits of a run of disk steps: *time_limit* seconds of wall
+        clock from now (0: none), *max_nodes* more positions generated (0:
+        none), *progress* called as in :meth:`run`."""
+        cdef double start = now_seconds()
+        if progress is not None and not callable(progress):
+            raise TypeError(f"progress must be callable or None, not {progress!r}")
+        self.max_nodes = max_nodes
+        self.node_stop = self.nodes + max_nodes if max_nodes else ~0ULL
+        self.deadline = start + time_limit if time_limit > 0 else 0.0
+        self.next_signal_check = start + 0.02
+        self.next_progress = start + PROGRESS_SECONDS
+        self.progress_ref = progress
+        self.progress_fn = NULL if progress is None else <PyObject*>progress
+
+    def end(self):
+        """End a run of disk steps (the progress callable is let go)."""
+        self.progress_fn = NULL
+        self.progress_ref = None
+
+    def expand_file(self, bytes path, int progress):
+        """Load the file of records *path*, of layers of *progress*,
+        into their layers, each position once, then expand every layer,
+        appending the children that leave it to the files of their progress.
+
+        Returns -1 when done, else the status that stopped it (limits, memory,
+        disk, a won position, :data:`DAMAGED`, :data:`IO_ERROR`).  Raises
+        what a signal handler or the progress callable raised.
+        """
+        cdef int st
+        cdef FILE* f
+        if not self.spill:
+            raise RuntimeError("spill_to() first")
+        f = fopen(path, "rb")
+        if f == NULL:
+            raise_errno(path)
+        with nogil:
+            self.progress = progress
+            st = self.read_records(f, progress, NULL, 0)
+            fclose(f)
+            if st < 0:
+                st = self.expand_loaded()
+        self._raise_interrupted(st)
+        return st
+
+    def split_file(self, bytes path, part_paths, unsigned long long salt=0):
+        """Split the file of records *path* into ``len(part_paths)``
+        files by a hash of the layer key (xor *salt*: a part split again
+        takes another salt): every layer's records in one file.
+
+        Returns -1 when done, else a status (limits, memory, disk,
+        :data:`DAMAGED`, :data:`IO_ERROR`); the part files are closed.
+        :attr:`one_layer` then says whether the records were all of one layer.
+        """
+        cdef uint64_t n = len(part_paths), i, cap
+        cdef Sink* parts
+        cdef FILE* f
+        cdef int st, st2
+        if not self.spill:
+            raise RuntimeError("spill_to() first")
+        if n == 0 or not all(isinstance(x, bytes) for x in part_paths):
+            raise ValueError("part_paths must be bytes objects, at least one")
+        names = list(part_paths)
+        # the parts' buffers share a sixth of the budget, 1 KiB to 1 MiB each
+        cap = min(max(self.budget // 6 // n, 1024), 1048576) & ~7ULL
+        if not self.charge(<int64_t>(n * (cap + sizeof(Sink)))):
+            return ST_OUT_OF_MEMORY
+        parts = <Sink*>malloc(n * sizeof(Sink))
+        if parts == NULL:
+            self.bytes -= n * (cap + sizeof(Sink))
+            return ST_OUT_OF_MEMORY
+        memset(parts, 0, n * sizeof(Sink))
+        st = -1
+        for i in range(n):
+            parts[i].path = <const char*>(<bytes>names[i])
+            parts[i].cap = cap
+            parts[i].buf = <uint8_t*>malloc(cap)
+            if parts[i].buf == NULL:
+                st = ST_OUT_OF_MEMORY
+        f = NULL
+        self.salt = salt
+        self.first_key = ~0ULL
+        self.mixed = False
+        if st < 0:
+            f = fopen(path, "rb")
+            if f == NULL:
+                st = ST_IO_ERROR
+                self.errno_ = errno
+        if st < 0:
+            with nogil:
+                st = self.read_records(f, 0, parts, n)
+                fclose(f)
+        for i in range(n):
+            if st < 0:
+                st2 = sink_close(&self.disk, &parts[i])
+                if st2 != SP_OK:
+                    st = self.disk_status(st2)
+            elif parts[i].f != NULL:
+                fclose(parts[i].f)
+            free(parts[i].buf)
+        free(parts)
+        self.bytes -= n * (cap + sizeof(Sink))
+        self._raise_interrupted(st)
+        return st
+
+    @property
+    def one_layer(self):
+        """Whether the records of the last file split were all of one layer."""
+        return not self.mixed
+
+    def abandon(self):
+        """Forget the layers loaded and what the buffers hold (after a stop:
+        the driver goes back to its last step's state)."""
+        cdef uint64_t i
+        for i in range(self.nlayers):
+            if self.layers[i].tab != NULL:
+                self.bytes -= self.layers[i].cap * self.layers[i].sbytes + 8
+                free(self.layers[i].tab)
+                self.layers[i].tab = NULL
+                self.layers[i].cap = 0
+        self.live = 0
+        self.wlen = 0
+        self.forget_layers()
+        self.drop_buffers()
+
+    def close_files(self):
+        """Write out every progress value's buffer and close its file: -1, or a
+        status (:data:`DISK_FULL`, :data:`IO_ERROR`)."""
+        cdef int p, st = -1, st2
+        for p in range(MAXPROGRESS + 1):
+            if self.sinks[p].f != NULL or self.sinks[p].len:
+                st2 = sink_close(&self.disk, &self.sinks[p])
+                if st2 != SP_OK and st < 0:
+                    st = self.disk_status(st2)
+        return st
+
+    def drop_buffers(self):
+        """Forget what the buffers hold and close the files (after a stop: the
+        resume truncates the files to the manifest's lengths)."""
+        cdef int p
+        for p in range(MAXPROGRESS + 1):
+            self.sinks[p].len = 0
+            if self.sinks[p].f != NULL:
+                fclose(self.sinks[p].f)
+                self.sinks[p].f = NULL
+
+    def memory(self):
+        """``(budget, held, sink, chunk)``: the memory budget and the bytes held
+        now, and the bytes of one file's write buffer and of the read buffer."""
+        return (self.budget, self.bytes, self.sink_cap, self.chunk_cap)
+
+    @property
+    def stack_words(self):
+        """The most words the work stack holds (1/16 of the budget, in 8-byte
+        words, 1024 at least); the tests set it small, to 2 at least."""
+        return self.wlimit
+
+    @stack_words.setter
+    def stack_words(self, unsigned long long value):
+        if value < 2:
+            raise ValueError(f"stack_words must be 2 at least, not {value}")
+        self.wlimit = value
+
+    @property
+    def disk_used(self):
+        """Bytes the work directory's files hold, as the search counts them."""
+        return self.disk.used
+
+    @disk_used.setter
+    def disk_used(self, unsigned long long value):
+        self.disk.used = value
+
+    @property
+    def errno(self):
+        """The errno of the read or write that failed (status :data:`IO_ERROR`)."""
+        return self.errno_
+
+    def counts(self):
+        """What a checkpoint keeps: ``nodes``, ``stored``, ``lost``, ``layers``,
+        ``largest``, ``top_progress``, ``peak_bytes``, ``peak_disk``, ``written``."""
+        return {"nodes": self.nodes, "stored": self.stored, "lost": self.lost,
+                "layers": self.made, "largest": self.largest,
+                "top_progress": self.top_progress, "peak_bytes": self.peak_bytes,
+                "peak_disk": self.disk.peak, "written": self.disk.written}
+
+    def restore(self, counts):
+        """Go on from a checkpoint's *counts* (as :meth:`counts` gives them)."""
+        self.nodes = counts["nodes"]
+        self.stored = counts["stored"]
+        self.lost = counts["lost"]
+        self.made = counts["layers"]
+        self.largest = counts["largest"]
+        self.top_progress = counts["top_progress"]
+        self.peak_bytes = max(self.peak_bytes, counts["peak_bytes"])
+        self.disk.peak = max(self.disk.peak, counts["peak_disk"])
+        self.disk.written = counts["written"]
+
+    def _raise_interrupted(self, int st):
+        if st == ST_INTERRUPTED:
+            PyErr_Restore(self.exc_type, self.exc_value, self.exc_tb)
+            self.exc_type = self.exc_value = self.exc_tb = NULL
+            raise_pending()
+
     @property
     def stats(self):
         """What the search used: ``layers`` (made), ``largest`` (positions of
@@ -812,10 +1315,16 @@ cdef class LayeredSearch:
         home plus dealt cards moved, of the layers expanded last),
         ``top_progress`` (the greatest progress reached), ``peak_bytes`` and
         ``budget`` (bytes)."""
-        return {"layers": self.nlayers, "largest": self.largest,
+        return {"layers": self.made, "largest": self.largest,
                 "peak_positions": self.peak_live, "lost": self.lost,
                 "progress": self.progress, "top_progress": self.top_progress,
                 "peak_bytes": self.peak_bytes, "budget": self.budget}
+
+
+cdef int raise_errno(bytes path) except -1:
+    """Raise the OSError of errno for *path*."""
+    import os
+    raise OSError(errno, os.strerror(errno), os.fsdecode(path))
 
 
 cdef int raise_pending() except -1:

@@ -267,7 +267,7 @@ class Record:
     verdict : Verdict
     reason : str or None
         For UNKNOWN, the limit that stopped the search (``"time_limit"``,
-        ``"max_nodes"`` or ``"memory_mb"``); else None.
+        ``"max_nodes"``, ``"memory_mb"`` or ``"disk"``); else None.
     seconds : float
         Wall-clock seconds of the :func:`~bakersdozen.solve` call, rounded
         to 1 µs (so that a record survives a round trip through text).

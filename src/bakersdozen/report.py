@@ -340,6 +340,7 @@ def _reason(record: Record) -> str:
         "max_nodes": ("node limit", None if record.max_nodes is None
                       else f"{record.max_nodes:,} positions"),
         "memory_mb": ("memory limit", f"{record.memory_mb:g} MiB"),
+        "disk": ("disk budget, or a full disk", None),
     }
     if record.reason is None:
         return "stopped by a limit the file does not record"

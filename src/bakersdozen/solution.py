@@ -30,7 +30,7 @@ class Verdict(enum.Enum):
     SOLVED = "solved"
     #: The search explored every reachable position: no line wins.
     UNSOLVABLE = "unsolvable"
-    #: A limit (time, nodes or memory) stopped the search first.
+    #: A limit (time, nodes, memory or disk) stopped the search first.
     UNKNOWN = "unknown"
 
     def __repr__(self) -> str:
@@ -53,7 +53,9 @@ class Solution:
         pointless moves and verification).
     reason : str or None
         For UNKNOWN, the limit that stopped the search: ``"time_limit"``,
-        ``"max_nodes"`` or ``"memory_mb"``; ``None`` otherwise.
+        ``"max_nodes"``, ``"memory_mb"``, or ``"disk"`` (the layered
+        search on disk found its disk budget or the disk full); ``None``
+        otherwise.
     rounds : int
         Restart rounds the search ran (docs/engine.md, "The search").
     optimal : bool

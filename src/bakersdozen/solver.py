@@ -38,6 +38,8 @@ from .solution import DEFAULT_MEMORY_MB, Solution, Verdict
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing is not imported at run time (start-up)
     from typing import Final, Protocol
+
+    from . import _disk
 else:
     Protocol = object  # the two protocols below are for the type checker only
 
@@ -52,6 +54,7 @@ _REASONS: Final = {
     _search.NODE_LIMIT: "max_nodes",
     _search.TIME_LIMIT: "time_limit",
     _search.OUT_OF_MEMORY: "memory_mb",
+    _layers.DISK_FULL: "disk",
 }
 
 def play_rules(deal: Deal, rules: Rules | str | None) -> Rules:
@@ -361,10 +364,18 @@ class LayersSearch:
     it keeps no line to it, and the default search (``"dfs"``) finds one
     with what is left of the limits.
 
+    With *work_dir*, the layers not being expanded are kept in files of
+    that directory instead (:class:`bakersdozen._disk.DiskLayers`,
+    docs/engine.md, "The layered search on disk"): *memory_mb* then bounds
+    the layers being expanded and the files' buffers, *disk_mb* the files,
+    and a stopped run goes on with *resume*.
+
     Parameters and errors are those of
     :class:`bakersdozen._search.DepthFirstSearch`; *memory_mb* bounds the
     layers held at once.  RulesError for play other than Baker's Dozen's
     (:data:`SHORTEST_PLAY`; Good Measure plays it): the layers rest on it.
+    *work_dir*, *disk_mb* and *resume* as for :func:`solve` (ArgumentError
+    for a work directory that cannot be used).
     """
 
     def __init__(
@@ -375,12 +386,24 @@ class LayersSearch:
         play: tuple[int, int, int, int, int] | None = None,
         *,
         memory_mb: float = DEFAULT_MEMORY_MB,
+        work_dir: str | os.PathLike[str] | None = None,
+        disk_mb: float | None = None,
+        resume: bool = False,
     ) -> None:
         if play is not None and tuple(play) != _SHORTEST_CODES:
             raise RulesError(LAYERS_REFUSAL)
         self._args = ([list(c) for c in columns], list(foundations), ranks, play)
         self._memory_mb = memory_mb
-        self._layers = _layers.LayeredSearch(*self._args, memory_mb=memory_mb)
+        self._layers: _layers.LayeredSearch | _disk.DiskLayers
+        if work_dir is None:
+            self._layers = _layers.LayeredSearch(*self._args, memory_mb=memory_mb)
+        else:
+            from . import _disk
+
+            self._layers = _disk.DiskLayers(
+                (*self._args[:3], play or _SHORTEST_CODES), memory_mb=memory_mb,
+                work_dir=work_dir, disk_mb=disk_mb, resume=resume,
+            )
         #: what the layered search used (:attr:`bakersdozen._layers.LayeredSearch.stats`), after :meth:`run`
         self.stats: dict[str, int] = {}
 
@@ -398,13 +421,15 @@ class LayersSearch:
             time_limit=time_limit, max_nodes=max_nodes, progress=progress
         )
         self.stats = self._layers.stats
+        # nodes before a resumed run's checkpoint were spent by earlier runs
+        spent = nodes - getattr(self._layers, "resumed_nodes", 0)
         del self._layers  # its memory goes back before the line is looked for
         if status != _search.SOLVED:
             return status, raw, nodes, rounds, stored
         # a won position was reached; its line needs a budget left
-        if max_nodes > 0 and nodes >= max_nodes:
+        if max_nodes > 0 and spent >= max_nodes:
             return _search.NODE_LIMIT, [], nodes, rounds, stored
-        left_time, left_nodes = _left(start, time_limit, max_nodes, nodes)
+        left_time, left_nodes = _left(start, time_limit, max_nodes, spent)
         dfs = _search.DepthFirstSearch(*self._args, memory_mb=self._memory_mb)
         status, raw, more, more_rounds, _entries = dfs.run(
             time_limit=left_time, max_nodes=left_nodes, seed=seed,
@@ -611,6 +636,39 @@ def time_limit_seconds(value: float | None) -> float | None:
     return None if value is None or value == math.inf else value
 
 
+#: Largest accepted disk_mb: 2**30 MiB (1 PiB).
+MAX_DISK_MB: Final = 2**30
+
+
+def _layer_options(
+    method: str, work_dir: object, disk_mb: object, resume: object
+) -> tuple[str | os.PathLike[str], float | None, bool] | None:
+    """The arguments of the disk search, checked: ``(work_dir, disk_mb, resume)``,
+    or None without *work_dir*."""
+    if work_dir is not None and not isinstance(work_dir, (str, os.PathLike)):
+        raise TypeError(f"work_dir must be a path or None, not {work_dir!r}")
+    if disk_mb is not None and (isinstance(disk_mb, bool)
+                                or not isinstance(disk_mb, (int, float))):
+        raise TypeError(f"disk_mb must be a number or None, not {disk_mb!r}")
+    if not isinstance(resume, bool):
+        raise TypeError(f"resume must be a bool, not {resume!r}")
+    if work_dir is None:
+        for name, given in (("disk_mb", disk_mb is not None), ("resume", resume)):
+            if given:
+                raise ArgumentError(f"{name}: only a search with a work_dir uses it")
+        return None
+    if method != "layers":
+        raise ArgumentError(
+            f"work_dir: only method='layers' keeps its work on disk, not {method!r}")
+    if os.fspath(work_dir) in ("", b""):
+        raise ArgumentError("work_dir: an empty path names no directory")
+    if disk_mb is not None and not 0 < disk_mb <= MAX_DISK_MB:  # False for nan
+        raise ArgumentError(f"disk_mb must be in (0, 2**30] (MiB), not {disk_mb!r}")
+    assert isinstance(work_dir, (str, os.PathLike))
+    assert disk_mb is None or isinstance(disk_mb, (int, float))
+    return work_dir, None if disk_mb is None else float(disk_mb), resume
+
+
 def solve(
     deal: Deal,
     time_limit: float | None = 10.0,
@@ -623,6 +681,9 @@ def solve(
     method: str = "dfs",
     progress: Progress | None = None,
     certificate: str | os.PathLike[str] | None = None,
+    work_dir: str | os.PathLike[str] | None = None,
+    disk_mb: float | None = None,
+    resume: bool = False,
 ) -> Solution:
     """Decide whether *deal* can be won, and how.
 
@@ -688,6 +749,28 @@ def solve(
         verdict.  Baker's Dozen's play only (Good Measure too).  Writing it
         enumerates the positions layer by layer in Python, after the search
         and outside its limits.
+    work_dir : str, os.PathLike or None
+        ``"layers"`` only: a directory for the layers not being expanded
+        (docs/engine.md, "The layered search on disk"); None (the default)
+        keeps them in memory.  *memory_mb* then bounds the layers being
+        expanded and the files' buffers (deal 10242: 9 MiB where the search
+        in memory takes 91 MB; the largest layer must fit, or the search
+        stops with the reason ``"memory_mb"``), the files take the rest.  The directory
+        is made if missing, and must be empty unless *resume* is given.
+        After the search it holds only its manifest (the outcome and the
+        counts); after a stop, the checkpoint to go on from.
+    disk_mb : float or None
+        With *work_dir*: MiB (2**20 bytes) the work directory's files may
+        hold, a positive number; None (the default) for as much as the disk
+        has.  A search that would pass it, or finds the disk full, stops
+        with the reason ``"disk"``.
+    resume : bool
+        With *work_dir*: go on with the run the directory holds, from its
+        last checkpoint (a run stopped by a limit, Ctrl-C, a full disk or
+        a killed process); the verdict and the counts (``nodes``) are
+        those of a run never stopped, and *time_limit* and *max_nodes*
+        bound this run alone.  A finished run gives its outcome again; an
+        empty directory starts a run.
 
     Returns
     -------
@@ -705,6 +788,14 @@ def solve(
         a position of that game, or *method* is ``"shortest"`` or
         ``"layers"``, or a *certificate* is asked for, and the rules' play
         knobs are not Baker's Dozen's.
+    ArgumentError
+        Also for *work_dir*, *disk_mb* or *resume* with a method other than
+        ``"layers"``, *disk_mb* or *resume* without *work_dir*, and a work
+        directory that is not empty without *resume*, holds the search of
+        another position, rules or format version, or is damaged.
+    OSError
+        If a file of the work directory cannot be made, read or written
+        (a full disk is not an error: the reason ``"disk"``).
     MemoryError
         If the memory for the table cannot be had.
     KeyboardInterrupt
@@ -735,6 +826,7 @@ def solve(
             f"method: unknown search method {method!r}: the methods are "
             f"{', '.join(SEARCH_METHODS)}"
         ) from None
+    layer_options = _layer_options(method, work_dir, disk_mb, resume)
     deal = position_of(deal, rules)
     if certificate is not None:
         if not isinstance(certificate, (str, os.PathLike)):
@@ -745,7 +837,13 @@ def solve(
 
     start = time.perf_counter()
     args = _engine_args(deal)
-    search = search_method(*args, memory_mb=float(memory_mb))
+    search: _Search
+    if layer_options is None:
+        search = search_method(*args, memory_mb=float(memory_mb))
+    else:
+        work_dir, disk_mb, resume = layer_options
+        search = LayersSearch(*args, memory_mb=float(memory_mb), work_dir=work_dir,
+                              disk_mb=disk_mb, resume=resume)
     status, raw, nodes, rounds, _entries = search.run(
         time_limit=float(time_limit or 0.0),
         max_nodes=int(max_nodes or 0),

@@ -143,6 +143,17 @@ def memory_mb(text: str) -> float:
     return value
 
 
+def disk_mb(text: str) -> float:
+    """argparse type: MiB in (0, 2**30], the range :func:`bakersdozen.solve` accepts for *disk_mb*."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of MiB: {text[:40]!r}") from None
+    if not 0 < value <= 2**30:  # False for nan
+        raise argparse.ArgumentTypeError(f"must be in (0, {2**30}] MiB, not {text.strip()[:40]}")
+    return value
+
+
 def file_name(text: str) -> str:
     """argparse type: a file name, not empty (``""`` once meant standard output or no file)."""
     if not text:

@@ -8,7 +8,9 @@ says whether it is proven minimal, or else the proven lower bound.
 ``--proof`` runs the complete search alone, without the restart rounds
 (``solve(..., method="proof")``); ``--layers`` enumerates every reachable
 position layer by layer (``solve(..., method="layers")``): the quickest
-proof of an unsolvable deal.  ``--certificate FILE`` writes, for an
+proof of an unsolvable deal; with ``--work-dir DIR`` it keeps the layers not
+being expanded in files of DIR (``--disk-mb`` bounds them), and ``--resume``
+goes on with the run DIR holds.  ``--certificate FILE`` writes, for an
 unsolvable verdict, a certificate that ``bakersdozen verify`` checks.
 """
 
@@ -19,7 +21,7 @@ import sys
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
-    add_rules_arguments, check_writable, file_name, memory_mb, play_knobs_changed, deal_from_args,
+    add_rules_arguments, check_writable, disk_mb, file_name, memory_mb, play_knobs_changed, deal_from_args,
     rules_from_args, search_progress, write_html,
 )
 
@@ -54,6 +56,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "still to expand: the quickest and leanest proof that a deal is unsolvable, no "
         "way to win one (Baker's Dozen's play; docs/engine.md)",
     )
+    parser.add_argument(
+        "--work-dir", type=file_name, metavar="DIR",
+        help="with --layers: keep the layers not being expanded in files of DIR (made if "
+        "missing, empty unless --resume), so that --memory-mb need only hold the layers "
+        "being expanded (docs/engine.md, 'The layered search on disk')",
+    )
+    parser.add_argument(
+        "--disk-mb", type=disk_mb, metavar="MB",
+        help="with --work-dir: MiB the files of DIR may hold (default: what the disk has); "
+        "past it, or on a full disk, the search stops (unknown, reason disk)",
+    )
+    parser.add_argument(
+        "--resume", action="store_true",
+        help="with --work-dir: go on with the run DIR holds, from its last checkpoint "
+        "(after a limit, Ctrl-C, a kill or a full disk); the verdict and counts come out "
+        "as those of a run never stopped",
+    )
     add_rules_arguments(parser)
     parser.add_argument(
         "--certificate", type=file_name, metavar="FILE",
@@ -72,6 +91,13 @@ def run(args: argparse.Namespace) -> int:
     from ..solution import Verdict
     from ..solver import solve
 
+    if args.work_dir is None:
+        for flag, given in (("--disk-mb", args.disk_mb is not None), ("--resume", args.resume)):
+            if given:
+                raise BakersDozenError(f"{flag} needs --work-dir DIR")
+    elif not args.layers:
+        raise BakersDozenError("--work-dir needs --layers (only the layered search keeps its "
+                               "work on disk)")
     rules = rules_from_args(args)
     if args.shortest or args.layers:
         changed = play_knobs_changed(rules)
@@ -100,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
             solution = solve(
                 deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
                 memory_mb=args.memory_mb, seed=args.seed, method=method, progress=progress,
-                certificate=args.certificate,
+                certificate=args.certificate, work_dir=args.work_dir, disk_mb=args.disk_mb,
+                resume=args.resume,
             )
     except ValueError as error:
         raise BakersDozenError(str(error)) from None

@@ -1,0 +1,463 @@
+"""The layered search on disk: its work directory, files and manifest (private).
+
+docs/engine.md ("The layered search on disk") gives the idea and why it is
+correct.  The search itself (:class:`bakersdozen._layers.LayeredSearch`)
+expands a file of records and appends the children that leave their layer
+to the file of their progress value (``_spill.pxd`` moves the bytes); this
+module decides which file is read next, splits a file too large for the
+memory budget, and keeps the checkpoint:
+
+- ``pNNN.rec``: the records of progress NNN not yet expanded (every record
+  is a layer key and a position's record in its layer, 16 or 24 bytes;
+  duplicates are allowed: they meet in the layer's hash set when the file
+  is loaded).
+- ``pNNN.sKKKKKK.rec``: the same, split by a hash of the layer key into
+  parts that each fit the memory budget (a layer is never split); a part
+  whose layers do not fit after all is split again (another hash).
+- ``manifest.json``: the checkpoint, written whole (a temporary file,
+  fsync, rename, fsync of the directory) after each progress value or
+  part: the position searched, the next step, the counts so far and the
+  length of every pending file, each file synced first.
+
+A run stopped at any moment (a limit, Ctrl-C, SIGKILL, a full disk) goes on
+from the manifest: every file it lists is cut back to its length, any other
+file of records deleted, and the step after the checkpoint is done again,
+so that the counts come out as those of a run never stopped.  Only
+:mod:`bakersdozen.solver` imports this module.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+from . import _layers, _search
+from .errors import ArgumentError, BakersDozenError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Any, Final
+
+__all__ = ["DiskLayers", "FORMAT", "VERSION", "MANIFEST"]
+
+#: The manifest's name in the work directory.
+MANIFEST: Final = "manifest.json"
+#: The manifest's ``format`` and ``version``: a work directory of another
+#: format or version is refused.
+FORMAT: Final = "bakersdozen layered search on disk"
+VERSION: Final = 1
+
+_RECORDS = re.compile(r"p\d{3}(\.s\d{6})?\.rec\Z")
+#: Most parts a progress value's file is split into (one split pass writes them all).
+MAX_PARTS: Final = 4096
+#: The raw bytes of a part are at most this share of the memory left: a
+#: position takes about 8-24 bytes in its layer's hash set and on the work
+#: stack, against 16 or 24 in the file (with duplicates), and the layer
+#: being expanded grows by the positions its own moves reach.  A part that
+#: does not fit after all is split again, its work so far undone.
+PART_SHARE: Final = 0.5
+
+#: Seconds between two manifests at least, by default: each one syncs the
+#: files that grew, and a search of small steps (some milliseconds each)
+#: would spend most of its time syncing.
+CHECKPOINT_SECONDS: Final = 1.0
+
+Progress = Callable[[int, int], object]
+
+
+def progress_file(progress: int) -> str:
+    """The name of the file of records of *progress*."""
+    return f"p{progress:03d}.rec"
+
+
+def part_file(progress: int, part: int) -> str:
+    """The name of part *part* of the records of *progress* (parts are numbered
+    from 0 over the whole search)."""
+    return f"p{progress:03d}.s{part:06d}.rec"
+
+
+def _sync(path: str, directory: bool = False) -> None:
+    """fsync *path* (a directory's entries, where the system can: not on Windows)."""
+    if directory and os.name == "nt":
+        return
+    fd = os.open(path, os.O_RDONLY if directory else os.O_RDWR)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class DiskLayers:
+    """The layered search of one position, its pending layers kept in files.
+
+    Parameters
+    ----------
+    args : tuple
+        The engine's position: card-index columns, foundation heights, the
+        pack's ranks, the play codes (as :class:`bakersdozen._layers.LayeredSearch`).
+    memory_mb : float
+        MiB for the search: the layers being expanded, the files' write
+        buffers and the read buffer.
+    work_dir : str or os.PathLike
+        The work directory (made if missing).
+    disk_mb : float or None
+        MiB the files of the work directory may hold; None: as much as the
+        disk has.
+    resume : bool
+        Go on with the run the work directory holds (or start one if it
+        holds none); False needs an empty (or missing) directory.
+
+    Raises
+    ------
+    ArgumentError
+        If the work directory is not empty and *resume* is False, holds a
+        run of another position, rules or format version, or is damaged (a
+        file shorter than its manifest says), or is not a directory.
+    ValueError
+        As :class:`bakersdozen._layers.LayeredSearch`.
+    """
+
+    def __init__(self, args: tuple[list[list[int]], list[int], int, tuple[int, int, int, int, int]],
+                 *, memory_mb: float, work_dir: str | os.PathLike[str],
+                 disk_mb: float | None = None, resume: bool = False) -> None:
+        columns, foundations, ranks, play = args
+        self._search = _layers.LayeredSearch(*args, memory_mb=memory_mb)
+        self._dir = os.fspath(work_dir)
+        self._position = {"columns": [list(c) for c in columns],
+                          "foundations": list(foundations), "ranks": ranks,
+                          "play": list(play)}
+        self._won = not any(columns)
+        self._disk_budget = 0 if disk_mb is None else max(int(disk_mb * 2**20), 1)
+        self._manifest = self._open(resume)
+        #: nodes of the checkpoint this run went on from (0 for a fresh run)
+        self.resumed_nodes: int = self._manifest["counts"]["nodes"]
+        #: bytes of the largest file expanded without splitting it; None (the
+        #: default): as :data:`PART_SHARE` of the memory free says (tests set
+        #: it small to split often)
+        self.part_bytes: int | None = None
+        #: seconds between two manifests at least (the last step's state is
+        #: written when a limit stops the search, so only a killed process
+        #: loses work: this much at most)
+        self.checkpoint_seconds: float = CHECKPOINT_SECONDS
+        self._state: dict[str, Any] | None = None  # the last step's, not yet written
+        self._drops: list[str] = []  # files needed by the manifest only
+        self._next_checkpoint = 0.0
+        self._splits = 0
+        self._next_part = self._manifest["next_part"]
+        #: what the search used (:attr:`bakersdozen._layers.LayeredSearch.stats`,
+        #: and ``peak_disk``, ``written``: bytes), after :meth:`run`
+        self.stats: dict[str, int] = {}
+
+    # -- the work directory ------------------------------------------------------
+
+    def _path(self, name: str) -> str:
+        return os.path.join(self._dir, name)
+
+    def _open(self, resume: bool) -> dict[str, Any]:
+        """The manifest to go on from: the directory's, or a fresh run's (written)."""
+        where = f"work_dir: {self._dir!r}"
+        if os.path.exists(self._dir) and not os.path.isdir(self._dir):
+            raise ArgumentError(f"{where} is not a directory")
+        os.makedirs(self._dir, exist_ok=True)
+        names = os.listdir(self._dir)
+        if MANIFEST in names:
+            if not resume:
+                raise ArgumentError(
+                    f"{where} holds a run of the layered search already: resume=True "
+                    f"(--resume) goes on with it; or give an empty directory")
+            return self._read_manifest(where)
+        ours = [n for n in names if _RECORDS.match(n) or n == MANIFEST + ".tmp"]
+        if names and (not resume or len(ours) < len(names)):
+            raise ArgumentError(
+                f"{where} is not empty ({len(names)} entries, no {MANIFEST}): the layered "
+                f"search starts in an empty directory")
+        for name in ours:  # a start killed before its first manifest
+            os.unlink(self._path(name))
+        root = self._search.root_record()
+        with open(self._path(progress_file(0)), "wb") as out:
+            out.write(root)
+            out.flush()
+            os.fsync(out.fileno())
+        counts = {k: 0 for k in self._search.counts()}
+        manifest = {"format": FORMAT, "version": VERSION, "byteorder": sys.byteorder,
+                    "position": self._position,
+                    "state": "running", "progress": 0, "queue": [], "next_part": 0,
+                    "counts": counts, "files": {progress_file(0): len(root)}}
+        self._write_manifest(manifest)
+        return manifest
+
+    def _read_manifest(self, where: str) -> dict[str, Any]:
+        try:
+            with open(self._path(MANIFEST), encoding="utf-8") as f:
+                manifest = json.load(f)
+            if not isinstance(manifest, dict):
+                raise ValueError("not an object")
+            kind = (manifest.get("format"), manifest.get("version"))
+        except (OSError, ValueError) as error:
+            raise ArgumentError(f"{where}: {MANIFEST} cannot be read: {error}") from None
+        if kind != (FORMAT, VERSION):
+            raise ArgumentError(
+                f"{where} holds a run of format {kind[0]!r} version {kind[1]!r}; this "
+                f"version of bakersdozen reads {FORMAT!r} version {VERSION}")
+        if manifest.get("byteorder") != sys.byteorder:
+            raise ArgumentError(
+                f"{where} holds records in {manifest.get('byteorder')!r}-endian words, and "
+                f"this machine is {sys.byteorder}-endian")
+        if manifest.get("position") != self._position:
+            raise ArgumentError(
+                f"{where} holds the layered search of another position or other rules: "
+                f"give another directory for this one")
+        return manifest
+
+    def _write_manifest(self, manifest: dict[str, Any]) -> None:
+        """Write *manifest* whole or not at all: a temporary file, fsync, rename, fsync."""
+        temp = self._path(MANIFEST + ".tmp")
+        with open(temp, "w", encoding="utf-8") as out:
+            json.dump(manifest, out, sort_keys=True)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, self._path(MANIFEST))
+        _sync(self._dir, directory=True)
+        self._manifest = manifest
+
+    def _restore_files(self) -> int:
+        """Cut every pending file back to the manifest's length, delete the others
+        of records; the bytes the pending files hold."""
+        files: dict[str, int] = self._manifest["files"]
+        for name in os.listdir(self._dir):
+            if name not in files and (_RECORDS.match(name) or name == MANIFEST + ".tmp"):
+                os.unlink(self._path(name))
+        for name, length in files.items():
+            path = self._path(name)
+            size = os.path.getsize(path) if os.path.exists(path) else -1
+            if size < length:
+                raise ArgumentError(
+                    f"work_dir: {self._dir!r} is damaged: {name} holds "
+                    f"{max(size, 0)} bytes, its manifest says {length}")
+            if size > length:
+                os.truncate(path, length)
+        return sum(files.values())
+
+    def _pending(self) -> dict[str, int]:
+        """The files of records in the directory now, with their lengths."""
+        return {name: os.path.getsize(self._path(name)) for name in os.listdir(self._dir)
+                if _RECORDS.match(name)}
+
+    def _step_done(self, progress: int, queue: list[list[Any]], drop: Sequence[str]) -> int:
+        """A step is done: write out the buffers, note the state to go on from
+        (the next step is *progress*, its parts still to expand *queue*; the
+        files *drop* are needed no more), and write it as the manifest if the
+        last one is :attr:`checkpoint_seconds` old: -1, or the status that
+        stopped it."""
+        st = self._search.close_files()
+        if st >= 0:
+            return int(st)
+        self._drops.extend(drop)
+        files = self._pending()
+        for name in self._drops:
+            files.pop(name, None)
+        self._state = dict(self._manifest, progress=progress, queue=queue,
+                           next_part=self._next_part, counts=self._search.counts(),
+                           files=files)
+        if time.monotonic() >= self._next_checkpoint:
+            self._checkpoint()
+        return -1
+
+    def _checkpoint(self) -> None:
+        """Write the state of the last step done as the manifest (each file that
+        grew synced first), then delete the files it needs no more."""
+        if self._state is None:
+            return
+        old = self._manifest["files"]
+        for name, length in self._state["files"].items():
+            if old.get(name) != length:
+                _sync(self._path(name))
+        self._write_manifest(self._state)
+        self._state = None
+        for name in self._drops:
+            path = self._path(name)
+            if os.path.exists(path):
+                freed = os.path.getsize(path)
+                os.unlink(path)
+                self._search.disk_used = max(self._search.disk_used - freed, 0)
+        self._drops = []
+        self._next_checkpoint = time.monotonic() + self.checkpoint_seconds
+
+    # -- the search ---------------------------------------------------------------
+
+    def run(self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
+            progress: Progress | None = None) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
+        """Enumerate the reachable positions, going on from the checkpoint.
+
+        As :meth:`bakersdozen._layers.LayeredSearch.run`, but *nodes* and
+        *positions* count from the start of the search, across every run
+        of the work directory; *max_nodes* and *time_limit* bound this run
+        alone.  A finished search returns its outcome again.  Besides the
+        statuses of :mod:`bakersdozen._search`, :data:`bakersdozen._layers.DISK_FULL`:
+        the disk budget, or the disk itself, is full.
+
+        Raises
+        ------
+        OSError
+            If a read or write of the work directory fails otherwise.
+        BakersDozenError
+            If a file of records ends inside a record (a damaged directory).
+        KeyboardInterrupt
+            (or whatever a signal handler or *progress* raised).
+        """
+        search = self._search
+        counts = self._manifest["counts"]
+        search.restore(counts)
+        if self._won:
+            return (_search.SOLVED, [], 0, 1, 0)
+        state = self._manifest["state"]
+        if state != "running":
+            self.stats = dict(search.stats, peak_disk=counts["peak_disk"],
+                              written=counts["written"], splits=0)
+            status = _search.SOLVED if state == "solved" else _search.UNSOLVABLE
+            return (status, [], counts["nodes"], 1, counts["stored"])
+        used = self._restore_files()
+        paths = [os.fsencode(self._path(progress_file(p)))
+                 for p in range(_layers.PROGRESS_VALUES)]
+        search.spill_to(paths, disk_budget=self._disk_budget, disk_used=used)
+        search.begin(time_limit=time_limit, max_nodes=max_nodes, progress=progress)
+        self._next_checkpoint = time.monotonic() + self.checkpoint_seconds
+        try:
+            status = self._steps()
+        except BaseException:
+            # Ctrl-C, or what the progress callable raised: the steps done
+            # since the last manifest are kept (a step only ever stops whole)
+            search.drop_buffers()
+            try:
+                self._checkpoint()
+            except OSError:
+                pass
+            raise
+        finally:
+            search.end()
+            search.drop_buffers()
+        if status in (_search.SOLVED, _search.UNSOLVABLE):
+            self._finish(status)
+        elif status in (_search.TIME_LIMIT, _search.NODE_LIMIT, _search.OUT_OF_MEMORY,
+                        _layers.DISK_FULL):
+            try:  # the steps done since the last manifest are kept
+                self._checkpoint()
+            except OSError:  # the disk is full: the last manifest stands
+                if status != _layers.DISK_FULL:
+                    raise
+        elif status == _layers.IO_ERROR:
+            raise OSError(search.errno, os.strerror(search.errno), self._dir)
+        elif status == _layers.DAMAGED:
+            raise BakersDozenError(
+                f"work_dir: {self._dir!r} is damaged: a file of records ends inside a record")
+        done = search.counts()
+        self.stats = dict(search.stats, peak_disk=done["peak_disk"], written=done["written"],
+                          splits=self._splits)
+        return (status, [], done["nodes"], 1, done["stored"])
+
+    def _finish(self, status: int) -> None:
+        """Record the outcome, and delete every file of records."""
+        names = list(self._pending())
+        manifest = dict(self._manifest, counts=self._search.counts(), files={},
+                        state="solved" if status == _search.SOLVED else "unsolvable")
+        self._write_manifest(manifest)
+        for name in names:
+            os.unlink(self._path(name))
+        self._search.disk_used = 0
+
+    def _parts_for(self, size: int) -> int:
+        """Parts a file of *size* bytes is split into so that each fits the memory."""
+        budget, held, sink, chunk = self._search.memory()
+        # held: what the search has allocated (never given back: its arrays
+        # at their largest, the buffers in use); some more write buffers
+        free = budget - held - 8 * sink
+        target = max(free, 0) * PART_SHARE if self.part_bytes is None else self.part_bytes
+        if size <= target:
+            return 1
+        # the parts' write buffers (1 KiB at least each) share a sixth of the budget
+        most = max(2, min(MAX_PARTS, budget // 6 // 1100))
+        return min(most, math.ceil(size / max(target, 1)))
+
+    def _expand(self, name: str, progress: int) -> int:
+        return int(self._search.expand_file(os.fsencode(self._path(name)), progress))
+
+    def _split(self, progress: int, name: str, n: int, depth: int) -> tuple[int, list[list[Any]]]:
+        """Split file *name* in *n* parts (the hash of *depth*): a status, the parts."""
+        names = [part_file(progress, self._next_part + k) for k in range(n)]
+        self._next_part += n
+        self._splits += 1
+        st = self._search.split_file(os.fsencode(self._path(name)),
+                                     [os.fsencode(self._path(k)) for k in names],
+                                     salt=depth * 0x9E3779B97F4A7C15 % 2**64)
+        made = [[k, depth + 1, False] for k in names if os.path.exists(self._path(k))]
+        return int(st), made
+
+    def _back(self) -> None:
+        """Go back to the state of the last step done (after a step ran out of
+        memory): its counts, and its files at their lengths."""
+        state = self._state or self._manifest
+        self._search.abandon()
+        self._search.restore(state["counts"])
+        files = state["files"]
+        used = 0
+        for name in os.listdir(self._dir):
+            if not _RECORDS.match(name) or name in self._drops:
+                continue
+            if name in files:
+                os.truncate(self._path(name), files[name])
+                used += files[name]
+            else:
+                os.unlink(self._path(name))
+        self._search.disk_used = used + sum(
+            os.path.getsize(self._path(n)) for n in self._drops if os.path.exists(self._path(n)))
+
+    def _steps(self) -> int:
+        """Expand every pending progress value, from the checkpoint: a status."""
+        m = self._manifest
+        progress, queue = m["progress"], [list(e) for e in m["queue"]]
+        while progress < _layers.PROGRESS_VALUES:
+            if not queue:
+                name = progress_file(progress)
+                if not os.path.exists(self._path(name)):
+                    progress += 1
+                    continue
+                queue = [[name, 0, False]]
+            name, depth, whole = queue[0]
+            n = 1 if whole else self._parts_for(os.path.getsize(self._path(name)))
+            again = False
+            if n == 1:
+                st = self._expand(name, progress)
+                if st == _search.OUT_OF_MEMORY:
+                    # the layers of this file do not fit after all: back to
+                    # the last step, and split it again (another hash)
+                    self._back()
+                    if whole:
+                        return st  # a layer larger than the memory
+                    n, again = 4, True
+                elif st >= 0:
+                    return st
+            if n > 1:
+                st, parts = self._split(progress, name, n, depth)
+                if st >= 0:
+                    return st
+                if self._search.one_layer and parts:  # a split cannot part its records
+                    if again:
+                        self._back()
+                        return _search.OUT_OF_MEMORY  # a layer larger than the memory
+                    parts = [[parts[0][0], depth + 1, True]]
+                rest = parts + queue[1:]
+            else:
+                rest = queue[1:]
+            if not rest:
+                progress += 1
+            if st < 0:
+                st = self._step_done(progress, rest, [name])
+            if st >= 0:
+                return int(st)
+            queue = rest
+        return _search.UNSOLVABLE
