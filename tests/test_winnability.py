@@ -44,7 +44,7 @@ def test_winnable_reads_the_table(game: str) -> None:
         row = rows[number]
         assert answer == Winnability(
             number, game, Verdict(row["verdict"]), "table", int(row["positions"]),
-            int(row["length"]) if row["length"] else None,
+            int(row["length"]) if row["length"] else None, row["difficulty"] or None,
         )
         assert answer.winnable is {"solved": True, "unsolvable": False, "unknown": None}[
             row["verdict"]]
