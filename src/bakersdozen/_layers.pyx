@@ -799,9 +799,8 @@ cdef class LayeredSearch:
         cdef uint64_t lkey = self.layers[li].lkey, ckey, targets, cmoved
         cdef uint64_t cursor = 0, deferred = 0, cap0
         cdef int w = self.layers[li].width, progress = self.layers[li].progress
-        cdef int n, k, col, h, c, r, b, y, to, src, cprog, res
+        cdef int n, k, col, h, c, r, b, y, to, src, cprog, res, st
         cdef int64_t ci
-        cdef double t
         cdef bint mark
         cdef Enc e, child
         cdef Layer* L
@@ -861,19 +860,9 @@ cdef class LayeredSearch:
                     return ST_NODE_LIMIT
                 self.nodes += 1
                 if (self.nodes & 16383) == 0:
-                    t = now_seconds()
-                    if self.deadline > 0 and t >= self.deadline:
-                        return ST_TIME_LIMIT
-                    if t >= self.next_signal_check:
-                        self.next_signal_check = t + 0.05
-                        with gil:
-                            if check_signals() != 0:
-                                PyErr_Fetch(&self.exc_type, &self.exc_value, &self.exc_tb)
-                                return ST_INTERRUPTED
-                            if self.progress_fn != NULL and t >= self.next_progress:
-                                self.next_progress = t + PROGRESS_SECONDS
-                                if self.report_progress() != 0:
-                                    return ST_INTERRUPTED
+                    st = self.poll()
+                    if st >= 0:
+                        return st
                 src = s.where[y]
                 child = e
                 ckey = lkey
