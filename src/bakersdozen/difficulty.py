@@ -124,7 +124,10 @@ DEFAULT_ROLLOUTS: Final = 8
 #: Playouts per candidate move by preset: the power of two whose player wins
 #: closest to half of the preset's deals 1-500 (docs/difficulty.md, "The
 #: player"), where win rates have the most room to differ between grades.
-PLAYER_ROLLOUTS: Final = MappingProxyType({"bakers_dozen": 2, "good_measure": 64})
+PLAYER_ROLLOUTS: Final = MappingProxyType({
+    "bakers_dozen": 2, "good_measure": 64, "castles_in_spain": 1, "portuguese_solitaire": 2,
+    "spanish_patience": 2,
+})
 #: Moves per playout of :func:`play_rollouts`.
 DEFAULT_PLAYOUT_MOVES: Final = 200
 
