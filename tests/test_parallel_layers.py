@@ -78,8 +78,9 @@ def test_deal_1m_in_two_jobs_of_one_mib(tmp_path: Path) -> None:
     assert par[0] == (_search.UNSOLVABLE, 3001011, 1189745)
     assert_same(memory, par)
     assert par[1]["peak_bytes"] <= 2**20  # each task in its half
-    # never split beforehand: the tasks run out of memory and are split again
-    again = in_parallel(deal, tmp_path / "again", 2, memory_mb=2, part_bytes=2**40)
+    # one job of 1 MiB, never splitting beforehand: a task runs out of
+    # memory, and its records are split again by another hash
+    again = in_parallel(deal, tmp_path / "again", 1, memory_mb=1, part_bytes=2**40)
     assert again[1]["redone"] > 0
     assert_same(memory, again)
 
@@ -243,11 +244,11 @@ def test_disk_budget_stops_with_reason_disk(tmp_path: Path) -> None:
     assert (rest.verdict, rest.nodes) == (Verdict.UNSOLVABLE, 623365)
 
 
-def test_a_task_that_runs_out_of_memory_on_one_layer_stops_with_memory_mb(
+def test_tasks_without_the_memory_they_need_stop_with_memory_mb(
         tmp_path: Path) -> None:
     deal = Deal.pysol(16780)
     memory = in_memory(deal)
-    small = in_parallel(deal, tmp_path, 2, memory_mb=0.6)
+    small = in_parallel(deal, tmp_path, 2, memory_mb=0.2)  # 100 KiB a task
     assert small[0][0] == _search.OUT_OF_MEMORY
     assert manifest(tmp_path)["state"] == "running"
     assert_same(memory, in_parallel(deal, tmp_path, 2, resume=True))

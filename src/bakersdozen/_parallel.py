@@ -633,14 +633,15 @@ class ParallelLayers:
         st = int(result["status"])
         if st == -1:
             return -1 if stop == _search.SOLVED else self._commit(task, result)
+        if st == _search.OUT_OF_MEMORY and stop < 0 and self._resplit(task):
+            return -1  # done again in parts, as if never begun
+        if st == _search.SOLVED and stop < 0:
+            self._add_counts(result["counts"])
+            return st
+        # a task stopped: the positions it generated are this run's, not committed
         self._extra_nodes += result["counts"]["nodes"]
         if st == -2 or stop >= 0:
             return -1
-        if st == _search.OUT_OF_MEMORY and self._resplit(task):
-            return -1
-        if st == _search.SOLVED:
-            self._extra_nodes -= result["counts"]["nodes"]
-            self._add_counts(result["counts"])
         elif st == _layers.IO_ERROR:
             raise OSError(result["errno"], os.strerror(result["errno"]), self._dir)
         elif st == _layers.DAMAGED:
