@@ -520,3 +520,15 @@ def test_layered_search_survives_a_worker_killed_mid_task(tmp_path: Path) -> Non
     (status, _raw, got_nodes, _rounds, got_stored), got = outcome["result"]
     assert (status, got_nodes, got_stored) == (1, nodes, stored)
     assert {k: got[k] for k in _SAME} == {k: stats[k] for k in _SAME}
+
+
+def test_layered_search_with_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
+    bad = f"tcp://127.0.0.1:{_free_port()}"
+    work = tmp_path / "w"
+    failed = run([sys.executable, "-m", "bakersdozen", "solve", "--deal", "16780", "--layers",
+                  "--work-dir", str(work), "--scheduler", bad], timeout=120)
+    assert failed.returncode == 2
+    assert failed.stderr.count("\n") == 1, failed.stderr
+    assert failed.stderr.startswith(
+        f"bakersdozen solve: error: cannot reach the Dask scheduler at {bad}")
+    assert not work.exists()  # nothing made before the cluster answered

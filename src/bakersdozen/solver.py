@@ -475,8 +475,8 @@ def _parallel_layers(
     executor = (DaskExecutor(scheduler) if is_dask_client(scheduler)
                 else connect(str(scheduler)))
     try:
+        executor.wait_for_workers(1, timeout=60)  # tasks would wait for one for ever
         if jobs is None:
-            executor.wait_for_workers(1, timeout=60)
             jobs = executor.threads
         search = _parallel.ParallelLayers(args, memory_mb=memory_mb, work_dir=work_dir,
                                           jobs=jobs, disk_mb=disk_mb, resume=resume,
@@ -889,7 +889,7 @@ def solve(
         (a full disk is not an error: the reason ``"disk"``).
     bakersdozen.survey.cluster.ClusterError
         With *scheduler*: if it cannot be reached, or no worker joins it
-        within a minute (*jobs* None).
+        within a minute.
     MemoryError
         If the memory for the table cannot be had.
     KeyboardInterrupt
