@@ -4,6 +4,7 @@ Usage::
 
     python bench/disk_layers.py [DEALS] [--rounds 1] [--memory-mb 1024]
                                 [--disk-memory-mb 9] [--work-root DIR]
+                                [--jobs 1,2] [--short]
 
 DEALS is a PySol deal list or range (default ``10242``; ``10242,47201``
 for both of docs/engine.md).  For each deal, each round runs the layered
@@ -19,6 +20,13 @@ the process's peak RSS, the most bytes the files held at once, those bytes
 per position stored, and the bytes written in all.  Seconds are wall-clock
 on a shared machine: compare only within one run, where both meet the same
 load.
+
+``--jobs 1,2`` also runs the disk search in parallel tasks
+(``solve(..., work_dir=DIR, jobs=N)``) with each N listed, the same
+``--disk-memory-mb`` shared by its N jobs, in the same rotation: the rows
+``jobs N`` (and a speed-up over ``jobs 1`` when both ran).  ``--short``
+runs deal 16780 (235,290 positions, well under a second in memory) unless
+DEALS is given: a quick check of the figures, not a measurement.
 """
 
 from __future__ import annotations
@@ -35,7 +43,9 @@ import json, os, resource, sys, time
 from bakersdozen import Deal
 from bakersdozen.solver import LayersSearch, _engine_args
 number, memory_mb, work_dir = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3] or None
-search = LayersSearch(*_engine_args(Deal.pysol(number)), memory_mb=memory_mb, work_dir=work_dir)
+jobs = int(sys.argv[4]) or None
+search = LayersSearch(*_engine_args(Deal.pysol(number)), memory_mb=memory_mb, work_dir=work_dir,
+                      jobs=jobs)
 start = time.perf_counter()
 status, _moves, nodes, _rounds, stored = search.run()
 seconds = time.perf_counter() - start
@@ -49,11 +59,11 @@ print(json.dumps({"status": status, "nodes": nodes, "stored": stored, "seconds":
 """
 
 
-def run_one(number: int, memory_mb: float, work_dir: str) -> dict[str, Any]:
+def run_one(number: int, memory_mb: float, work_dir: str, jobs: int = 0) -> dict[str, Any]:
     """The layered search of PySol deal *number* in a fresh interpreter (on disk
-    in *work_dir*, or in memory if it is empty)."""
+    in *work_dir*, or in memory if it is empty; in *jobs* parallel tasks if not 0)."""
     out = subprocess.run(
-        [sys.executable, "-c", ONE, str(number), str(memory_mb), work_dir],
+        [sys.executable, "-c", ONE, str(number), str(memory_mb), work_dir, str(jobs)],
         check=True, capture_output=True, text=True,
     ).stdout
     result: dict[str, Any] = json.loads(out)
@@ -64,36 +74,52 @@ def main(argv: list[str] | None = None) -> int:
     from bakersdozen import parse_deal_range
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("deals", nargs="?", default="10242")
+    parser.add_argument("deals", nargs="?", default=None)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--memory-mb", type=float, default=1024.0)
     parser.add_argument("--disk-memory-mb", type=float, default=9.0)
     parser.add_argument("--work-root", default=None)
+    parser.add_argument("--jobs", default="", help="also in parallel tasks: N,M,... jobs")
+    parser.add_argument("--short", action="store_true", help="deal 16780 by default")
     args = parser.parse_args(argv)
+    if args.deals is None:
+        args.deals = "16780" if args.short else "10242"
+    jobs = [int(j) for j in args.jobs.split(",") if j.strip()]
+    wheres = ["memory", "disk"] + [f"jobs {j}" for j in jobs]
     print("| deal | where | budget MiB | status | stored | generated | seconds (CPU) | positions/s "
           "| search peak MB | RSS MB | files peak MB | bytes/position | written GB |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for number in parse_deal_range(args.deals):
         seen = set()
+        seconds: dict[str, list[float]] = {}
         for r in range(args.rounds):
-            order = ("memory", "disk") if r % 2 == 0 else ("disk", "memory")
+            k = r % len(wheres)  # each kind of run goes first in turn
+            order = wheres[k:] + wheres[:k]
             for where in order:
-                if where == "disk":
+                if where != "memory":
                     with tempfile.TemporaryDirectory(dir=args.work_root) as work:
-                        run = run_one(number, args.disk_memory_mb, work)
+                        run = run_one(number, args.disk_memory_mb, work,
+                                      int(where.split()[1]) if where != "disk" else 0)
                     budget = args.disk_memory_mb
                 else:
                     run = run_one(number, args.memory_mb, "")
                     budget = args.memory_mb
                 seen.add((run["status"], run["nodes"], run["stored"]))
+                seconds.setdefault(where, []).append(run["seconds"])
                 per = run["peak_disk"] / run["stored"] if run["stored"] else 0.0
                 print(f"| {number} | {where} | {budget:g} | {run['status']} | {run['stored']:,} "
                       f"| {run['nodes']:,} | {run['seconds']:.1f} ({run['cpu']:.1f}) "
                       f"| {run['nodes'] / run['seconds']:,.0f} | {run['peak_bytes'] / 1e6:.1f} "
                       f"| {run['rss'] / 1e6:.0f} | {run['peak_disk'] / 1e6:.0f} | {per:.2f} "
                       f"| {run['written'] / 1e9:.2f} |", flush=True)
+        if "jobs 1" in seconds:
+            one = sum(seconds["jobs 1"]) / len(seconds["jobs 1"])
+            for where, times in seconds.items():
+                if where.startswith("jobs ") and where != "jobs 1":
+                    print(f"deal {number}: {where} {one / (sum(times) / len(times)):.2f} "
+                          f"times as fast as jobs 1 (mean of {len(times)} runs)")
         if len(seen) != 1:
-            print(f"deal {number}: memory and disk disagree: {seen}", file=sys.stderr)
+            print(f"deal {number}: the runs disagree: {seen}", file=sys.stderr)
             return 1
     return 0
 

@@ -427,3 +427,108 @@ def test_without_distributed_one_line_and_status_2(
     assert status == 2
     assert err == ("bakersdozen survey: error: running on Dask needs the 'distributed' "
                    "package: pip install 'bakersdozen[dask]'\n")
+
+
+# -- one deal's layered search on the cluster (solve(..., scheduler=)) -----------------
+
+
+def _layers_in_memory(number: int) -> tuple[int, int, dict[str, int]]:
+    from bakersdozen import _layers
+    from bakersdozen.solver import _engine_args
+
+    search = _layers.LayeredSearch(*_engine_args(Deal.pysol(number)), memory_mb=64)
+    _status, _raw, nodes, _rounds, stored = search.run()
+    return nodes, stored, search.stats
+
+
+def _layers_on(address: str, number: int, work_dir: Path, **kwargs: Any) -> Any:
+    from bakersdozen.solver import LayersSearch, _engine_args
+
+    search = LayersSearch(*_engine_args(Deal.pysol(number)), memory_mb=8, work_dir=work_dir,
+                          scheduler=address, **kwargs)
+    result = search.run()
+    return result, search.stats
+
+
+#: What the layered search reports that the tasks on the cluster must report alike.
+_SAME = ("layers", "largest", "lost", "top_progress")
+
+
+@pytest.mark.parametrize("number", [16780, 29393])
+def test_layered_search_on_the_cluster_counts_as_one_process(
+        cluster: Cluster, tmp_path: Path, number: int) -> None:
+    # 16780: 235,290 positions stored; 29393: 1,189,745; 8 MiB shared by
+    # the two workers' tasks, so that the progress values are split
+    nodes, stored, stats = _layers_in_memory(number)
+    (status, raw, got_nodes, _rounds, got_stored), got = _layers_on(
+        cluster.address, number, tmp_path / "w")
+    assert (status, raw, got_nodes, got_stored) == (1, [], nodes, stored)  # UNSOLVABLE
+    assert {k: got[k] for k in _SAME} == {k: stats[k] for k in _SAME}
+    assert got["jobs"] == 2  # the cluster's threads
+    assert got["splits"] > 0 or number == 16780  # its progress values are all under 1 MiB
+    assert os.listdir(tmp_path / "w") == ["manifest.json"]
+    # and through solve(), a Client this time
+    with Client(cluster.address, timeout=30) as client:
+        solution = solve(Deal.pysol(number), time_limit=None, method="layers", memory_mb=8,
+                         work_dir=tmp_path / "c", scheduler=client)
+        assert client.status == "running"  # not closed: the caller's
+    assert (solution.verdict.value, solution.nodes) == ("unsolvable", nodes)
+
+
+def test_layered_search_survives_a_worker_killed_mid_task(tmp_path: Path) -> None:
+    import threading
+
+    own = Cluster(tmp_path, 2)
+    number = 29393
+    nodes, stored, stats = _layers_in_memory(number)
+    outcome: dict[str, Any] = {}
+
+    def search() -> None:
+        try:
+            outcome["result"] = _layers_on(own.address, number, tmp_path / "w", jobs=2)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            outcome["error"] = error
+
+    thread = threading.Thread(target=search)
+    try:
+        with Client(own.address, timeout=30) as client:
+            thread.start()
+            killed = None
+            deadline = time.monotonic() + 120
+            while killed is None and time.monotonic() < deadline and thread.is_alive():
+                # a worker in the middle of a task, once the run is under way
+                busy = {w: ts for w, ts in client.processing().items() if ts}
+                manifest = tmp_path / "w" / "manifest.json"
+                started_up = manifest.exists() and json.loads(
+                    manifest.read_text())["counts"]["nodes"] > 300_000
+                if started_up and busy:
+                    info = client.scheduler_info()["workers"]
+                    for address in busy:
+                        name = info[address]["name"]
+                        victim = own.workers[int(str(name)[1:])]
+                        _kill(victim)  # SIGKILL to the worker and its nanny
+                        killed = name
+                        break
+                time.sleep(0.05)
+            assert killed is not None, "no task seen running on a worker"
+            thread.join(300)
+        assert not thread.is_alive()
+    finally:
+        thread.join(1)
+        own.close()
+    assert "error" not in outcome, outcome.get("error")
+    (status, _raw, got_nodes, _rounds, got_stored), got = outcome["result"]
+    assert (status, got_nodes, got_stored) == (1, nodes, stored)
+    assert {k: got[k] for k in _SAME} == {k: stats[k] for k in _SAME}
+
+
+def test_layered_search_with_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
+    bad = f"tcp://127.0.0.1:{_free_port()}"
+    work = tmp_path / "w"
+    failed = run([sys.executable, "-m", "bakersdozen", "solve", "--deal", "16780", "--layers",
+                  "--work-dir", str(work), "--scheduler", bad], timeout=120)
+    assert failed.returncode == 2
+    assert failed.stderr.count("\n") == 1, failed.stderr
+    assert failed.stderr.startswith(
+        f"bakersdozen solve: error: cannot reach the Dask scheduler at {bad}")
+    assert not work.exists()  # nothing made before the cluster answered

@@ -1198,6 +1198,94 @@ cdef class LayeredSearch:
         self._raise_interrupted(st)
         return st
 
+    # -- several files at once (the parallel disk search, bakersdozen._parallel) --
+
+    def expand_files(self, paths, int progress):
+        """As :meth:`expand_file`, for the records of every file of *paths*
+        (a list of bytes) together: their layers are loaded from all of them
+        before any is expanded, so a layer whose records are spread over
+        several files is expanded once, whole."""
+        cdef int st = -1
+        cdef FILE* f
+        if not self.spill:
+            raise RuntimeError("spill_to() first")
+        names = list(paths)
+        if not all(isinstance(x, bytes) for x in names):
+            raise ValueError("paths must be bytes objects")
+        self.progress = progress
+        for path in names:
+            f = fopen(<bytes>path, "rb")
+            if f == NULL:
+                raise_errno(path)
+            with nogil:
+                st = self.read_records(f, progress, NULL, 0)
+                fclose(f)
+            if st >= 0:
+                break
+        if st < 0:
+            with nogil:
+                st = self.expand_loaded()
+        self._raise_interrupted(st)
+        return st
+
+    def split_files(self, paths, part_paths, unsigned long long salt=0):
+        """As :meth:`split_file`, for the records of every file of *paths*
+        (a list of bytes) in turn: a layer's records go to the same part
+        whichever file holds them (the hash is of the layer key alone)."""
+        cdef uint64_t n = len(part_paths), i, cap
+        cdef Sink* parts
+        cdef FILE* f
+        cdef int st, st2
+        if not self.spill:
+            raise RuntimeError("spill_to() first")
+        inputs = list(paths)
+        if not all(isinstance(x, bytes) for x in inputs):
+            raise ValueError("paths must be bytes objects")
+        if n == 0 or not all(isinstance(x, bytes) for x in part_paths):
+            raise ValueError("part_paths must be bytes objects, at least one")
+        names = list(part_paths)
+        cap = min(max(self.budget // 6 // n, 1024), 1048576) & ~7ULL
+        if not self.charge(<int64_t>(n * (cap + sizeof(Sink)))):
+            return ST_OUT_OF_MEMORY
+        parts = <Sink*>malloc(n * sizeof(Sink))
+        if parts == NULL:
+            self.bytes -= n * (cap + sizeof(Sink))
+            return ST_OUT_OF_MEMORY
+        memset(parts, 0, n * sizeof(Sink))
+        st = -1
+        for i in range(n):
+            parts[i].path = <const char*>(<bytes>names[i])
+            parts[i].cap = cap
+            parts[i].buf = <uint8_t*>malloc(cap)
+            if parts[i].buf == NULL:
+                st = ST_OUT_OF_MEMORY
+        self.salt = salt
+        self.first_key = ~0ULL
+        self.mixed = False
+        for path in inputs:
+            if st >= 0:
+                break
+            f = fopen(<bytes>path, "rb")
+            if f == NULL:
+                st = ST_IO_ERROR
+                self.errno_ = errno
+                break
+            with nogil:
+                st = self.read_records(f, 0, parts, n)
+                fclose(f)
+        for i in range(n):
+            if st < 0:
+                st2 = sink_close(&self.disk, &parts[i])
+                if st2 != SP_OK:
+                    st = self.disk_status(st2)
+            elif parts[i].f != NULL:
+                fclose(parts[i].f)
+            free(parts[i].buf)
+        free(parts)
+        self.bytes -= n * (cap + sizeof(Sink))
+        self._raise_interrupted(st)
+        return st
+
     @property
     def one_layer(self):
         """Whether the records of the last file split were all of one layer."""

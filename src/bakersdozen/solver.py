@@ -39,7 +39,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing is not imported at run time (start-up)
     from typing import Final, Protocol
 
-    from . import _disk
+    from . import _disk, _parallel
 else:
     Protocol = object  # the two protocols below are for the type checker only
 
@@ -389,21 +389,29 @@ class LayersSearch:
         work_dir: str | os.PathLike[str] | None = None,
         disk_mb: float | None = None,
         resume: bool = False,
+        jobs: int | None = None,
+        scheduler: object = None,
     ) -> None:
         if play is not None and tuple(play) != _SHORTEST_CODES:
             raise RulesError(LAYERS_REFUSAL)
         self._args = ([list(c) for c in columns], list(foundations), ranks, play)
         self._memory_mb = memory_mb
-        self._layers: _layers.LayeredSearch | _disk.DiskLayers
+        self._layers: _layers.LayeredSearch | _disk.DiskLayers | _parallel.ParallelLayers
+        self._close: Callable[[], object] | None = None
+        engine_args = (*self._args[:3], play or _SHORTEST_CODES)
         if work_dir is None:
             self._layers = _layers.LayeredSearch(*self._args, memory_mb=memory_mb)
-        else:
+        elif jobs is None and scheduler is None and not (resume and _is_parallel(work_dir)):
             from . import _disk
 
             self._layers = _disk.DiskLayers(
-                (*self._args[:3], play or _SHORTEST_CODES), memory_mb=memory_mb,
-                work_dir=work_dir, disk_mb=disk_mb, resume=resume,
+                engine_args, memory_mb=memory_mb, work_dir=work_dir, disk_mb=disk_mb,
+                resume=resume,
             )
+        else:
+            self._layers = _parallel_layers(engine_args, memory_mb, work_dir, disk_mb, resume,
+                                            jobs, scheduler)
+            self._close = self._layers.close_executor
         #: what the layered search used (:attr:`bakersdozen._layers.LayeredSearch.stats`), after :meth:`run`
         self.stats: dict[str, int] = {}
 
@@ -417,9 +425,13 @@ class LayersSearch:
         winnable position.
         """
         start = time.perf_counter()
-        status, raw, nodes, rounds, stored = self._layers.run(
-            time_limit=time_limit, max_nodes=max_nodes, progress=progress
-        )
+        try:
+            status, raw, nodes, rounds, stored = self._layers.run(
+                time_limit=time_limit, max_nodes=max_nodes, progress=progress
+            )
+        finally:
+            if self._close is not None:
+                self._close()
         self.stats = self._layers.stats
         # nodes before a resumed run's checkpoint were spent by earlier runs
         spent = nodes - getattr(self._layers, "resumed_nodes", 0)
@@ -438,6 +450,42 @@ class LayersSearch:
         if status == _search.UNSOLVABLE:  # pragma: no cover  (the layers reached a win)
             raise BakersDozenError("internal error: the layered search won where the default search cannot")
         return status, raw, nodes + more, rounds + more_rounds, stored
+
+
+def _is_parallel(work_dir: str | os.PathLike[str]) -> bool:
+    from . import _parallel
+
+    return _parallel.is_parallel(work_dir)
+
+
+def _parallel_layers(
+    args: tuple[list[list[int]], list[int], int, tuple[int, int, int, int, int]],
+    memory_mb: float, work_dir: str | os.PathLike[str], disk_mb: float | None, resume: bool,
+    jobs: int | None, scheduler: object,
+) -> _parallel.ParallelLayers:
+    """The disk search in parallel tasks: *jobs* threads of this process, or
+    tasks on the Dask cluster of *scheduler* (an address or a ``distributed.Client``)."""
+    from . import _parallel
+
+    if scheduler is None:
+        return _parallel.ParallelLayers(args, memory_mb=memory_mb, work_dir=work_dir,
+                                        jobs=jobs or 1, disk_mb=disk_mb, resume=resume)
+    from .survey.cluster import DaskExecutor, connect, is_dask_client
+
+    executor = (DaskExecutor(scheduler) if is_dask_client(scheduler)
+                else connect(str(scheduler)))
+    try:
+        executor.wait_for_workers(1, timeout=60)  # tasks would wait for one for ever
+        if jobs is None:
+            jobs = executor.threads
+        search = _parallel.ParallelLayers(args, memory_mb=memory_mb, work_dir=work_dir,
+                                          jobs=jobs, disk_mb=disk_mb, resume=resume,
+                                          executor=executor)
+    except BaseException:
+        executor.close()
+        raise
+    search.close_executor = executor.close
+    return search
 
 
 #: The search methods :func:`~bakersdozen.solve` can use, by name.  ``"dfs"``: the
@@ -640,6 +688,31 @@ def time_limit_seconds(value: float | None) -> float | None:
 MAX_DISK_MB: Final = 2**30
 
 
+#: Most jobs a search on disk runs at once.
+MAX_JOBS: Final = 4096
+
+
+def _parallel_options(work_dir: object, jobs: object, scheduler: object) -> None:
+    """Check *jobs* and *scheduler* (the disk search in parallel tasks)."""
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int)):
+        raise TypeError(f"jobs must be an int or None, not {jobs!r}")
+    if scheduler is not None and not isinstance(scheduler, str):
+        from .survey.cluster import is_dask_client
+
+        if not is_dask_client(scheduler):
+            raise TypeError(f"scheduler must be an address (str), a distributed.Client "
+                            f"or None, not {type(scheduler).__name__}")
+    if work_dir is None:
+        for name, given in (("jobs", jobs is not None), ("scheduler", scheduler is not None)):
+            if given:
+                raise ArgumentError(f"{name}: only a search with a work_dir uses it "
+                                    f"(its tasks share the directory)")
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
+        raise ArgumentError(f"jobs must be in 1..{MAX_JOBS}, not {jobs!r}")
+    if isinstance(scheduler, str) and not scheduler.strip():
+        raise ArgumentError("scheduler: an empty address")
+
+
 def _layer_options(
     method: str, work_dir: object, disk_mb: object, resume: object
 ) -> tuple[str | os.PathLike[str], float | None, bool] | None:
@@ -684,6 +757,8 @@ def solve(
     work_dir: str | os.PathLike[str] | None = None,
     disk_mb: float | None = None,
     resume: bool = False,
+    jobs: int | None = None,
+    scheduler: str | object | None = None,
 ) -> Solution:
     """Decide whether *deal* can be won, and how.
 
@@ -771,6 +846,22 @@ def solve(
         those of a run never stopped, and *time_limit* and *max_nodes*
         bound this run alone.  A finished run gives its outcome again; an
         empty directory starts a run.
+    jobs : int or None
+        With *work_dir*: expand the parts of each progress value in *jobs*
+        tasks at once (docs/engine.md, "Parallel expansion"), 1 to 4096:
+        threads of this process, or tasks on the cluster of *scheduler*.
+        *memory_mb* is shared by them (each task has ``memory_mb / jobs``).
+        The verdict and the counts are those of one process.  None (the
+        default): one process, or with *scheduler* the cluster's threads
+        when the search starts.  A run in parallel tasks resumes with any
+        *jobs*; a run of one process resumes without *jobs*.
+    scheduler : str, distributed.Client or None
+        With *work_dir*: run the tasks on the Dask cluster of this
+        scheduler (``"tcp://host:8786"``, or a connected
+        ``distributed.Client``; docs/cluster.md, "One deal on a cluster").
+        Every worker must see *work_dir* under the same path (a shared or
+        network filesystem); each task writes only its own files there.
+        Needs ``distributed`` (``pip install "bakersdozen[dask]"``).
 
     Returns
     -------
@@ -796,6 +887,9 @@ def solve(
     OSError
         If a file of the work directory cannot be made, read or written
         (a full disk is not an error: the reason ``"disk"``).
+    bakersdozen.survey.cluster.ClusterError
+        With *scheduler*: if it cannot be reached, or no worker joins it
+        within a minute.
     MemoryError
         If the memory for the table cannot be had.
     KeyboardInterrupt
@@ -827,6 +921,7 @@ def solve(
             f"{', '.join(SEARCH_METHODS)}"
         ) from None
     layer_options = _layer_options(method, work_dir, disk_mb, resume)
+    _parallel_options(work_dir, jobs, scheduler)
     deal = position_of(deal, rules)
     if certificate is not None:
         if not isinstance(certificate, (str, os.PathLike)):
@@ -843,7 +938,7 @@ def solve(
     else:
         work_dir, disk_mb, resume = layer_options
         search = LayersSearch(*args, memory_mb=float(memory_mb), work_dir=work_dir,
-                              disk_mb=disk_mb, resume=resume)
+                              disk_mb=disk_mb, resume=resume, jobs=jobs, scheduler=scheduler)
     status, raw, nodes, rounds, _entries = search.run(
         time_limit=float(time_limit or 0.0),
         max_nodes=int(max_nodes or 0),

@@ -10,7 +10,8 @@ says whether it is proven minimal, or else the proven lower bound.
 position layer by layer (``solve(..., method="layers")``): the quickest
 proof of an unsolvable deal; with ``--work-dir DIR`` it keeps the layers not
 being expanded in files of DIR (``--disk-mb`` bounds them), and ``--resume``
-goes on with the run DIR holds.  ``--certificate FILE`` writes, for an
+goes on with the run DIR holds; ``--jobs N`` expands each progress value's
+parts in N threads, ``--scheduler ADDRESS`` on a Dask cluster.  ``--certificate FILE`` writes, for an
 unsolvable verdict, a certificate that ``bakersdozen verify`` checks.
 """
 
@@ -22,6 +23,7 @@ import sys
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
     add_rules_arguments, check_writable, disk_mb, file_name, memory_mb, play_knobs_changed, deal_from_args,
+    positive_int,
     rules_from_args, search_progress, write_html,
 )
 
@@ -73,6 +75,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(after a limit, Ctrl-C, a kill or a full disk); the verdict and counts come out "
         "as those of a run never stopped",
     )
+    parser.add_argument(
+        "--jobs", "-j", type=positive_int, metavar="N",
+        help="with --work-dir: expand each progress value's parts in N threads at once, "
+        "--memory-mb shared by them; the same verdict and counts as one process "
+        "(docs/engine.md, 'Parallel expansion')",
+    )
+    parser.add_argument(
+        "--scheduler", metavar="ADDRESS",
+        help="with --work-dir: run the parallel tasks on the Dask cluster whose scheduler is "
+        "at ADDRESS (tcp://host:8786); every worker must see DIR under the same path "
+        "(docs/cluster.md); --jobs N tasks at once (default: the cluster's threads)",
+    )
     add_rules_arguments(parser)
     parser.add_argument(
         "--certificate", type=file_name, metavar="FILE",
@@ -92,7 +106,9 @@ def run(args: argparse.Namespace) -> int:
     from ..solver import solve
 
     if args.work_dir is None:
-        for flag, given in (("--disk-mb", args.disk_mb is not None), ("--resume", args.resume)):
+        for flag, given in (("--disk-mb", args.disk_mb is not None), ("--resume", args.resume),
+                            ("--jobs", args.jobs is not None),
+                            ("--scheduler", args.scheduler is not None)):
             if given:
                 raise BakersDozenError(f"{flag} needs --work-dir DIR")
     elif not args.layers:
@@ -127,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
                 deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
                 memory_mb=args.memory_mb, seed=args.seed, method=method, progress=progress,
                 certificate=args.certificate, work_dir=args.work_dir, disk_mb=args.disk_mb,
-                resume=args.resume,
+                resume=args.resume, jobs=args.jobs, scheduler=args.scheduler,
             )
     except ValueError as error:
         raise BakersDozenError(str(error)) from None

@@ -1,0 +1,719 @@
+"""The layered search on disk in parallel tasks (private).
+
+docs/engine.md ("Parallel expansion") gives the idea and why its counts
+are those of one process.  The layers of one progress value are
+independent (a child that leaves its layer has a greater progress), so the
+records of a progress value, split by a hash of the layer key into parts,
+can be expanded by several workers at once.  The work is cut into pure
+*tasks* (:func:`run_task`):
+
+- ``expand``: load the records of some files of progress p (a layer's
+  records are all among them) into their layers, expand them, and append
+  the children that leave them to files of their own:
+  ``pQQQ.tTTTTTTT.aAAAAAAAA.rec`` for each progress Q reached, T the task's
+  number and A an attempt id drawn by the task (a task run again, on
+  another worker after one died, never writes the files of an earlier
+  attempt);
+- ``split``: split some files of progress p by a hash of the layer key
+  into parts, ``pPPP.tTTTTTTT.aAAAAAAAA.bKKKK.rec``.
+
+A task reads its input files, writes only its own files, and returns its
+counts and the lengths of the files it wrote.  The
+driver (:class:`ParallelLayers`) *commits* a task when it returns: its
+counts are added and its files listed, its inputs dropped.  A task that
+dies, fails or is stopped leaves nothing committed; its files are
+deleted and it is simply run again.  The manifest (``manifest.json``,
+written whole as in :mod:`bakersdozen._disk`) keeps the committed state:
+the progress value being expanded, its tasks not yet committed, the
+files, the counts.  A resume cuts the listed files back to their lengths,
+deletes every other file of records and runs the tasks not committed.
+
+Tasks run on a :class:`concurrent.futures.Executor`: threads of this
+process (the engine releases the GIL while it reads, expands and writes),
+or a Dask cluster (:class:`bakersdozen.survey.cluster.DaskExecutor`) whose
+workers all see the work directory.  Only :mod:`bakersdozen.solver`
+imports this module.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+
+from . import _disk, _layers, _search
+from .errors import ArgumentError, BakersDozenError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time (start-up)
+    from typing import Any, Final
+
+__all__ = ["ParallelLayers", "FORMAT", "VERSION", "run_task", "is_parallel"]
+
+#: The manifest's ``format`` and ``version`` for a run in parallel tasks (the
+#: search of one process, :mod:`bakersdozen._disk`, has its own).
+FORMAT: Final = "bakersdozen layered search on disk, parallel tasks"
+VERSION: Final = 1
+
+_RECORDS = re.compile(r"p(\d{3})(\.t(\d{7})\.a[0-9a-f]{8}(\.b(\d{4}))?)?\.rec\Z")
+#: Bytes of records of one progress value below which it is expanded by one
+#: task, unsplit (if it fits the memory): splitting costs a pass over them
+#: and files, and a small progress value is done in a moment anyway.
+SMALL_BYTES: Final = 1 << 20
+#: Parts a progress value is split into, per job at least (more parts than
+#: jobs even out the tasks' lengths: the last one is shorter).
+PARTS_PER_JOB: Final = 2
+#: Seconds between two looks at the running tasks (the progress callable,
+#: the checkpoint clock).
+POLL_SECONDS: Final = 0.2
+
+Progress = Callable[[int, int], object]
+
+#: Counts summed over tasks; the others are the largest of any task.
+_SUMMED = ("nodes", "stored", "lost", "layers", "written")
+_LARGEST = ("largest", "top_progress", "peak_bytes", "peak_disk")
+
+
+def is_parallel(work_dir: str | os.PathLike[str]) -> bool:
+    """Whether *work_dir* holds a run of the search in parallel tasks (its manifest says so)."""
+    try:
+        with open(os.path.join(os.fspath(work_dir), _disk.MANIFEST), encoding="utf-8") as f:
+            manifest = json.load(f)
+    except (OSError, ValueError):
+        return False
+    return isinstance(manifest, dict) and manifest.get("format") == FORMAT
+
+
+def output_file(progress: int, task: int, attempt: str, part: int | None = None) -> str:
+    """The name of a file task *task* (attempt *attempt*) writes: its children
+    of *progress*, or part *part* of its split."""
+    tail = "" if part is None else f".b{part:04d}"
+    return f"p{progress:03d}.t{task:07d}.a{attempt}{tail}.rec"
+
+
+def _progress_of(name: str) -> int:
+    return int(name[1:4])
+
+
+def _task_of(name: str) -> int | None:
+    found = _RECORDS.match(name)
+    return None if found is None or found.group(3) is None else int(found.group(3))
+
+
+# -- the task, wherever it runs --------------------------------------------------------
+
+class _Stopped(Exception):
+    """Raised by a task's progress callable when the driver stops the run."""
+
+
+class Control:
+    """What a task run in this process shares with the driver: a stop flag,
+    and its nodes and bytes so far (the driver's progress line)."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.live: dict[int, tuple[int, int]] = {}
+
+
+def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, Any]:
+    """Run one task of the parallel disk search (module documentation).
+
+    Parameters
+    ----------
+    task : dict
+        ``kind`` (``"expand"`` or ``"split"``), ``id`` (the task's
+        number), ``dir`` (the work directory, as every worker sees it),
+        ``position`` (the engine's position: columns, foundations, ranks,
+        play), ``memory_mb`` (its budget), ``progress`` (of its records),
+        ``inputs`` (file names in the work directory), ``parts`` and
+        ``salt`` (a split), ``deadline`` (``time.time()`` seconds, 0 for
+        none), ``max_nodes`` (0 for none), ``disk_bytes`` (bytes it may
+        write, 0 for no bound).
+    control : Control or None
+        In this process: the driver's stop flag, and where the task puts
+        its nodes and bytes so far.
+
+    Returns
+    -------
+    dict
+        ``id``, ``status`` (-1 done, else a status of
+        :mod:`bakersdozen._search` or :mod:`bakersdozen._layers`, or -2
+        stopped by the driver), ``outputs`` (each file written and its
+        length, synced; none unless done), ``counts`` (as
+        :meth:`bakersdozen._layers.LayeredSearch.counts`, of this task
+        alone), ``mixed`` (a split: whether its records were of more than
+        one layer), ``errno``.
+    """
+    directory = task["dir"]
+    ident = int(task["id"])
+    attempt = uuid.uuid4().hex[:8]
+    p = int(task["progress"])
+    columns, foundations, ranks, play = task["position"]
+    search = _layers.LayeredSearch(columns, foundations, ranks, tuple(play),
+                                   memory_mb=float(task["memory_mb"]))
+    if task["kind"] == "split":
+        names = [output_file(p, ident, attempt, k) for k in range(int(task["parts"]))]
+        sinks = [output_file(q, ident, attempt) for q in range(_layers.PROGRESS_VALUES)]
+    else:
+        names = []
+        sinks = [output_file(q, ident, attempt) for q in range(_layers.PROGRESS_VALUES)]
+    search.spill_to([os.fsencode(os.path.join(directory, n)) for n in sinks],
+                    disk_budget=int(task.get("disk_bytes", 0)), disk_used=0)
+    deadline = float(task.get("deadline", 0.0))
+    left = 0.0
+    if deadline:
+        left = deadline - time.time()
+        if left <= 0:
+            return _result(ident, _search.TIME_LIMIT, search, {}, False)
+    report: Callable[[int, int], None] | None = None
+    if control is not None:
+        shared = control
+
+        def watch(nodes: int, held: int) -> None:
+            shared.live[ident] = (nodes, held)
+            if shared.stop.is_set():
+                raise _Stopped
+
+        report = watch
+
+    search.begin(time_limit=left, max_nodes=int(task.get("max_nodes", 0)), progress=report)
+    inputs = [os.fsencode(os.path.join(directory, n)) for n in task["inputs"]]
+    try:
+        try:
+            if task["kind"] == "split":
+                st = search.split_files(inputs, [os.fsencode(os.path.join(directory, n))
+                                                 for n in names],
+                                        salt=int(task["salt"]))
+            else:
+                st = search.expand_files(inputs, p)
+            if st < 0:
+                st = search.close_files()
+        finally:
+            search.end()
+            search.drop_buffers()
+    except _Stopped:
+        st = -2
+    outputs: dict[str, int] = {}
+    for name in (names if task["kind"] == "split" else sinks):
+        path = os.path.join(directory, name)
+        if os.path.exists(path):
+            if st < 0 and st != -2:
+                outputs[name] = os.path.getsize(path)
+            else:  # nothing of a task not done is kept
+                os.unlink(path)
+    if control is not None:
+        control.live.pop(ident, None)
+    return _result(ident, st, search, outputs, task["kind"] == "split" and not search.one_layer)
+
+
+def _result(ident: int, status: int, search: _layers.LayeredSearch, outputs: dict[str, int],
+            mixed: bool) -> dict[str, Any]:
+    return {"id": ident, "status": int(status), "outputs": outputs,
+            "counts": search.counts(), "mixed": mixed, "errno": search.errno}
+
+
+# -- the driver -------------------------------------------------------------------------
+
+class ParallelLayers:
+    """The layered search of one position, its progress values expanded in parallel tasks.
+
+    Parameters
+    ----------
+    args : tuple
+        The engine's position: card-index columns, foundation heights, the
+        pack's ranks, the play codes.
+    memory_mb : float
+        MiB for the tasks running at once, together: each task has
+        ``memory_mb / jobs``.
+    work_dir : str or os.PathLike
+        The work directory (made if missing); on a cluster, a directory
+        every worker sees under the same path.
+    jobs : int
+        Tasks run at once (threads of this process, or tasks on the
+        cluster).
+    disk_mb : float or None
+        MiB the files of the work directory may hold; None: as much as the disk has.
+    resume : bool
+        Go on with the run the work directory holds.
+    executor : Executor or None
+        Where the tasks run; None: *jobs* threads of this process.
+
+    Raises
+    ------
+    ArgumentError
+        As :class:`bakersdozen._disk.DiskLayers`, and for a directory that
+        holds a run of the search in one process.
+    """
+
+    def __init__(self, args: tuple[list[list[int]], list[int], int, tuple[int, int, int, int, int]],
+                 *, memory_mb: float, work_dir: str | os.PathLike[str], jobs: int,
+                 disk_mb: float | None = None, resume: bool = False,
+                 executor: Executor | None = None) -> None:
+        columns, foundations, ranks, play = args
+        self._args = args
+        self._jobs = jobs
+        self._task_mb = memory_mb / jobs
+        # the engine checks the position and the budget (ValueError)
+        probe = _layers.LayeredSearch(*args, memory_mb=self._task_mb)
+        self._probe = probe
+        self._dir = os.path.abspath(os.fspath(work_dir))
+        self._position = {"columns": [list(c) for c in columns],
+                          "foundations": list(foundations), "ranks": ranks,
+                          "play": list(play)}
+        self._won = not any(columns)
+        self._disk_budget = 0 if disk_mb is None else max(int(disk_mb * 2**20), 1)
+        self._executor = executor
+        self._manifest = self._open(resume)
+        #: nodes of the checkpoint this run went on from (0 for a fresh run)
+        self.resumed_nodes: int = self._manifest["counts"]["nodes"]
+        #: bytes of the largest part expanded without splitting it; None: as
+        #: :data:`bakersdozen._disk.PART_SHARE` of a task's memory says
+        self.part_bytes: int | None = None
+        #: called once the run is over (the solver closes a Dask connection it made)
+        self.close_executor: Callable[[], object] | None = None
+        #: seconds between two manifests at least
+        self.checkpoint_seconds: float = _disk.CHECKPOINT_SECONDS
+        self._state: dict[str, Any] = self._manifest  # the committed state (run() copies it)
+        self._next_checkpoint = 0.0
+        self._start_nodes = 0
+        self._extra_nodes = 0  # generated by tasks stopped, never committed
+        self._tasks = self._redone = 0
+        self._deadline = 0.0
+        self._max_nodes = 0
+        self._reserved: dict[int, int] = {}  # bytes each running task may write
+        #: what the search used, after :meth:`run` (as :class:`bakersdozen._disk.DiskLayers`,
+        #: and ``jobs``, ``tasks``: tasks committed, ``redone``: tasks run again)
+        self.stats: dict[str, int] = {}
+
+    # -- the work directory --------------------------------------------------------
+
+    def _path(self, name: str) -> str:
+        return os.path.join(self._dir, name)
+
+    def _open(self, resume: bool) -> dict[str, Any]:
+        where = f"work_dir: {self._dir!r}"
+        if os.path.exists(self._dir) and not os.path.isdir(self._dir):
+            raise ArgumentError(f"{where} is not a directory")
+        os.makedirs(self._dir, exist_ok=True)
+        names = os.listdir(self._dir)
+        if _disk.MANIFEST in names:
+            if not resume:
+                raise ArgumentError(
+                    f"{where} holds a run of the layered search already: resume=True "
+                    f"(--resume) goes on with it; or give an empty directory")
+            return self._read_manifest(where)
+        ours = [n for n in names if _RECORDS.match(n) or n == _disk.MANIFEST + ".tmp"]
+        if names and (not resume or len(ours) < len(names)):
+            raise ArgumentError(
+                f"{where} is not empty ({len(names)} entries, no {_disk.MANIFEST}): the "
+                f"layered search starts in an empty directory")
+        for name in ours:
+            os.unlink(self._path(name))
+        root = self._probe.root_record()
+        with open(self._path(_disk.progress_file(0)), "wb") as out:
+            out.write(root)
+            out.flush()
+            os.fsync(out.fileno())
+        manifest = {"format": FORMAT, "version": VERSION, "byteorder": sys.byteorder,
+                    "position": self._position, "state": "running", "progress": 0,
+                    "todo": [], "rounds": {}, "next_task": 0,
+                    "counts": {k: 0 for k in self._probe.counts()},
+                    "files": {_disk.progress_file(0): len(root)}}
+        self._write_manifest(manifest)
+        return manifest
+
+    def _read_manifest(self, where: str) -> dict[str, Any]:
+        try:
+            with open(self._path(_disk.MANIFEST), encoding="utf-8") as f:
+                manifest = json.load(f)
+            if not isinstance(manifest, dict):
+                raise ValueError("not an object")
+            kind = (manifest.get("format"), manifest.get("version"))
+        except (OSError, ValueError) as error:
+            raise ArgumentError(f"{where}: {_disk.MANIFEST} cannot be read: {error}") from None
+        if kind == (_disk.FORMAT, _disk.VERSION):
+            raise ArgumentError(
+                f"{where} holds a run of the layered search in one process: resume it "
+                f"without jobs (--jobs) or a scheduler")
+        if kind != (FORMAT, VERSION):
+            raise ArgumentError(
+                f"{where} holds a run of format {kind[0]!r} version {kind[1]!r}; this "
+                f"version of bakersdozen reads {FORMAT!r} version {VERSION}")
+        if manifest.get("byteorder") != sys.byteorder:
+            raise ArgumentError(
+                f"{where} holds records in {manifest.get('byteorder')!r}-endian words, and "
+                f"this machine is {sys.byteorder}-endian")
+        if manifest.get("position") != self._position:
+            raise ArgumentError(
+                f"{where} holds the layered search of another position or other rules: "
+                f"give another directory for this one")
+        return manifest
+
+    def _write_manifest(self, manifest: dict[str, Any]) -> None:
+        temp = self._path(_disk.MANIFEST + ".tmp")
+        with open(temp, "w", encoding="utf-8") as out:
+            json.dump(manifest, out, sort_keys=True)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, self._path(_disk.MANIFEST))
+        _disk._sync(self._dir, directory=True)
+        self._manifest = manifest
+
+    def _restore_files(self) -> None:
+        """Cut every listed file back to its length, delete the other files of records."""
+        files: dict[str, int] = self._manifest["files"]
+        for name in os.listdir(self._dir):
+            if name not in files and (_RECORDS.match(name) or name == _disk.MANIFEST + ".tmp"):
+                os.unlink(self._path(name))
+        for name, length in files.items():
+            path = self._path(name)
+            size = os.path.getsize(path) if os.path.exists(path) else -1
+            if size < length:
+                raise ArgumentError(
+                    f"work_dir: {self._dir!r} is damaged: {name} holds "
+                    f"{max(size, 0)} bytes, its manifest says {length}")
+            if size > length:
+                os.truncate(path, length)
+
+    def _sweep(self, running: set[int]) -> None:
+        """Delete the files of records neither listed nor written by a running task
+        (inputs no manifest needs, the files of failed or dead attempts)."""
+        files = self._state["files"]
+        for name in os.listdir(self._dir):
+            if name in files or not _RECORDS.match(name):
+                continue
+            task = _task_of(name)
+            if task is not None and task in running:
+                continue
+            try:
+                os.unlink(self._path(name))
+            except FileNotFoundError:  # pragma: no cover - a task cleaning up meanwhile
+                pass
+
+    def _checkpoint(self, running: set[int], force: bool = False) -> None:
+        """Write the committed state as the manifest (at most every
+        :attr:`checkpoint_seconds` unless *force*), then delete the files it
+        needs no more."""
+        if not force and time.monotonic() < self._next_checkpoint:
+            return
+        old = self._manifest["files"]
+        for name, length in self._state["files"].items():
+            if old.get(name) != length:  # each file a manifest lists is synced first
+                _disk._sync(self._path(name))
+        self._write_manifest(json.loads(json.dumps(self._state)))
+        self._sweep(running)
+        self._next_checkpoint = time.monotonic() + self.checkpoint_seconds
+
+    # -- the search ---------------------------------------------------------------------
+
+    def run(self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
+            progress: Progress | None = None) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
+        """Enumerate the reachable positions, going on from the checkpoint: as
+        :meth:`bakersdozen._disk.DiskLayers.run`.
+
+        *max_nodes* bounds each task by what is left of it when the task
+        starts, and the run stops when a task reaches it; the tasks running
+        beside it may have generated more by then (they are not counted:
+        their work is lost).  *progress* is called from this thread.
+        """
+        counts = self._manifest["counts"]
+        self.stats = {}
+        if self._won:
+            return (_search.SOLVED, [], 0, 1, 0)
+        state = self._manifest["state"]
+        if state != "running":
+            self.stats = dict(self._stats_of(counts), tasks=0, redone=0)
+            status = _search.SOLVED if state == "solved" else _search.UNSOLVABLE
+            return (status, [], counts["nodes"], 1, counts["stored"])
+        self._restore_files()
+        self._state = json.loads(json.dumps(self._manifest))
+        self._next_checkpoint = time.monotonic() + self.checkpoint_seconds
+        self._start_nodes = counts["nodes"]
+        self._extra_nodes = 0
+        self._tasks = self._redone = 0
+        self._reserved = {}
+        self._deadline = time.time() + time_limit if time_limit > 0 else 0.0
+        self._max_nodes = max_nodes
+        own = self._executor is None
+        executor: Executor
+        if own:
+            from concurrent.futures import ThreadPoolExecutor
+
+            executor = ThreadPoolExecutor(self._jobs, thread_name_prefix="bakersdozen-layers")
+        else:
+            assert self._executor is not None
+            executor = self._executor
+        control = Control() if own else None
+        try:
+            status = self._loop(executor, control, progress)
+        finally:
+            if own:
+                executor.shutdown(wait=True, cancel_futures=True)
+        done = self._state["counts"]
+        self.stats = dict(self._stats_of(done), tasks=self._tasks, redone=self._redone)
+        nodes = done["nodes"] + self._extra_nodes
+        return (status, [], nodes, 1, done["stored"])
+
+    def _stats_of(self, counts: dict[str, int]) -> dict[str, int]:
+        return {"layers": counts["layers"], "largest": counts["largest"],
+                "lost": counts["lost"], "top_progress": counts["top_progress"],
+                "progress": self._state["progress"],
+                "peak_positions": 0, "peak_bytes": counts["peak_bytes"],
+                "budget": int(self._task_mb * 2**20) * self._jobs,
+                "peak_disk": counts["peak_disk"], "written": counts["written"],
+                "jobs": self._jobs, "splits": counts.get("splits", 0)}
+
+    def _part_target(self) -> float:
+        """Bytes of records one task expands without splitting them first."""
+        if self.part_bytes is not None:
+            return float(self.part_bytes)
+        probe = self._probe
+        probe.spill_to([b""] * _layers.PROGRESS_VALUES)
+        budget, held, sink, chunk = probe.memory()
+        return max(budget - held - chunk - 8 * sink, 0) * _disk.PART_SHARE
+
+    def _most_parts(self) -> int:
+        budget = self._task_mb * 2**20
+        return int(max(2, min(_disk.MAX_PARTS, budget // 6 // 1100)))
+
+    def _plan(self) -> bool:
+        """Plan the tasks of the next progress value with records: False if none is left."""
+        s = self._state
+        while s["progress"] < _layers.PROGRESS_VALUES:
+            p = s["progress"]
+            inputs = sorted(n for n in s["files"] if _progress_of(n) == p)
+            if inputs:
+                break
+            s["progress"] = p + 1
+        else:
+            return False
+        size = sum(s["files"][n] for n in inputs)
+        target = self._part_target()
+        if size <= target and (self._jobs == 1 or size <= SMALL_BYTES):
+            s["todo"] = [self._new_task("expand", p, inputs, depth=0)]
+            return True
+        parts = max(math.ceil(size / max(target, 1)), PARTS_PER_JOB * self._jobs)
+        self._split_round(p, inputs, min(parts, self._most_parts()), depth=0, again=False)
+        return True
+
+    def _new_task(self, kind: str, progress: int, inputs: list[str], **more: Any) -> dict[str, Any]:
+        s = self._state
+        task = {"kind": kind, "id": s["next_task"], "progress": progress,
+                "inputs": inputs, **more}
+        s["next_task"] += 1
+        return task
+
+    def _split_round(self, p: int, inputs: list[str], parts: int, depth: int,
+                     again: bool) -> None:
+        """Split *inputs* into *parts* by the hash of *depth*: a round of split
+        tasks (as many as the jobs, each over a share of the inputs); their
+        parts k are expanded together once all are done."""
+        s = self._state
+        groups: list[list[str]] = [[] for _ in range(min(self._jobs, len(inputs)))]
+        sizes = [0] * len(groups)
+        for name in sorted(inputs, key=lambda n: -s["files"][n]):
+            g = sizes.index(min(sizes))
+            groups[g].append(name)
+            sizes[g] += s["files"][name]
+        rid = str(s["next_task"])
+        tasks = [self._new_task("split", p, sorted(g), parts=parts, depth=depth, round=rid,
+                                salt=depth * 0x9E3779B97F4A7C15 % 2**64)
+                 for g in groups]
+        s["rounds"][rid] = {"waiting": [t["id"] for t in tasks], "again": again,
+                            "depth": depth, "buckets": [[] for _ in range(parts)]}
+        s["todo"].extend(tasks)
+        s["counts"]["splits"] = s["counts"].get("splits", 0) + 1
+
+    def _spec(self, task: dict[str, Any]) -> dict[str, Any]:
+        """What a task is given to run (:func:`run_task`)."""
+        c = self._state["counts"]
+        left_nodes = 0
+        if self._max_nodes:
+            left_nodes = max(self._max_nodes - (c["nodes"] - self._start_nodes), 1)
+        disk = 0
+        if self._disk_budget:
+            # the room left, less what the running tasks may still write,
+            # shared by the jobs not running: the listed files and the
+            # running tasks' shares never pass the budget together
+            used = sum(self._state["files"].values()) + sum(self._reserved.values())
+            free = max(self._jobs - len(self._reserved), 1)
+            disk = max((self._disk_budget - used) // free, 1)
+            self._reserved[task["id"]] = disk
+        play = self._args[3]
+        return dict(task, dir=self._dir, memory_mb=self._task_mb, deadline=self._deadline,
+                    max_nodes=left_nodes, disk_bytes=disk,
+                    position=[self._args[0], self._args[1], self._args[2], list(play)])
+
+    def _loop(self, executor: Executor, control: Control | None,
+              progress: Progress | None) -> int:
+        """Run the tasks, progress value after progress value: a status."""
+        s = self._state
+        running: dict[Future[dict[str, Any]], dict[str, Any]] = {}
+        stop = -1
+        next_report = time.monotonic() + POLL_SECONDS
+
+        def halt() -> None:
+            if control is not None:
+                control.stop.set()
+            for future in running:
+                future.cancel()
+
+        try:
+            while True:
+                if stop < 0:
+                    if not s["todo"] and not running and not self._plan():
+                        self._finish(_search.UNSOLVABLE, set())
+                        return _search.UNSOLVABLE
+                    busy = {t["id"] for t in running.values()}
+                    for task in [t for t in s["todo"] if t["id"] not in busy]:
+                        if len(running) >= self._jobs:
+                            break
+                        spec = self._spec(task)
+                        future = (executor.submit(run_task, spec, control) if control
+                                  else executor.submit(run_task, spec))
+                        running[future] = task
+                if not running:
+                    break
+                done, _ = wait(list(running), timeout=POLL_SECONDS,
+                               return_when=FIRST_COMPLETED)
+                for future in done:
+                    task = running.pop(future)
+                    self._reserved.pop(task["id"], None)
+                    if future.cancelled():
+                        continue
+                    st = self._settle(task, future.result(), stop)
+                    if st >= 0 and stop < 0:
+                        stop = st
+                        if st == _search.SOLVED:
+                            self._finish(st, {t["id"] for t in running.values()})
+                        halt()
+                if stop >= 0 and control is None:
+                    break  # tasks running on a cluster are not waited for
+                now = time.monotonic()
+                if progress is not None and now >= next_report:
+                    next_report = now + POLL_SECONDS
+                    live = list(control.live.values()) if control is not None else []
+                    progress(s["counts"]["nodes"] + sum(n for n, _ in live),
+                             sum(b for _, b in live))
+                if stop < 0:
+                    self._checkpoint({t["id"] for t in running.values()})
+        except BaseException:
+            # Ctrl-C, what the progress callable or a task raised: the
+            # tasks committed are kept, the others stopped (in this process)
+            halt()
+            if control is not None:
+                wait(list(running))
+                running.clear()
+            try:
+                self._checkpoint({t["id"] for t in running.values()}, force=True)
+            except OSError:
+                pass
+            raise
+        leftover = {t["id"] for t in running.values()}
+        if stop == _search.SOLVED:
+            self._sweep(leftover)
+            return stop
+        try:
+            self._checkpoint(leftover, force=True)
+        except OSError:  # the disk is full: the last manifest stands
+            if stop != _layers.DISK_FULL:
+                raise
+        return stop
+
+    def _settle(self, task: dict[str, Any], result: dict[str, Any], stop: int) -> int:
+        """Take a task's result (the run's stop status so far *stop*): -1, or
+        the status that stops the run."""
+        st = int(result["status"])
+        if st == -1:
+            return -1 if stop == _search.SOLVED else self._commit(task, result)
+        if st == _search.OUT_OF_MEMORY and stop < 0 and self._resplit(task):
+            return -1  # done again in parts, as if never begun
+        if st == _search.SOLVED and stop < 0:
+            self._add_counts(result["counts"])
+            return st
+        # a task stopped: the positions it generated are this run's, not committed
+        self._extra_nodes += result["counts"]["nodes"]
+        if st == -2 or stop >= 0:
+            return -1
+        elif st == _layers.IO_ERROR:
+            raise OSError(result["errno"], os.strerror(result["errno"]), self._dir)
+        elif st == _layers.DAMAGED:
+            raise BakersDozenError(
+                f"work_dir: {self._dir!r} is damaged: a file of records ends inside a record")
+        return st
+
+    def _add_counts(self, counts: dict[str, int]) -> None:
+        mine = self._state["counts"]
+        for k in _SUMMED:
+            mine[k] += counts[k]
+        for k in ("largest", "top_progress", "peak_bytes"):
+            mine[k] = max(mine[k], counts[k])
+
+    def _commit(self, task: dict[str, Any], result: dict[str, Any]) -> int:
+        """A task returned done: its counts added, its files listed, its inputs
+        dropped: -1, or OUT_OF_MEMORY for a split after a task ran out of
+        memory that found its records all of one layer."""
+        s = self._state
+        self._tasks += 1
+        self._add_counts(result["counts"])
+        s["todo"] = [t for t in s["todo"] if t["id"] != task["id"]]
+        for name in task["inputs"]:
+            s["files"].pop(name, None)
+        s["files"].update(result["outputs"])
+        used = sum(s["files"].values())
+        s["counts"]["peak_disk"] = max(s["counts"]["peak_disk"], used)
+        if task["kind"] == "split":
+            r = s["rounds"][task["round"]]
+            r["waiting"].remove(task["id"])
+            r.setdefault("mixed", False)
+            r["mixed"] = r["mixed"] or result["mixed"]
+            for name in result["outputs"]:
+                found = _RECORDS.match(name)
+                assert found is not None and found.group(5) is not None
+                r["buckets"][int(found.group(5))].append(name)
+            if not r["waiting"]:
+                del s["rounds"][task["round"]]
+                if r["again"] and not r["mixed"]:
+                    # a layer larger than a task's memory: the search cannot
+                    # go on (the split is committed: a resume with more
+                    # memory expands its parts)
+                    for bucket in r["buckets"]:
+                        if bucket:
+                            s["todo"].append(self._new_task(
+                                "expand", task["progress"], sorted(bucket),
+                                depth=r["depth"] + 1, whole=True))
+                    return _search.OUT_OF_MEMORY
+                for bucket in r["buckets"]:
+                    if bucket:
+                        s["todo"].append(self._new_task("expand", task["progress"],
+                                                        sorted(bucket), depth=r["depth"] + 1))
+        return -1
+
+    def _resplit(self, task: dict[str, Any]) -> bool:
+        """An expand task ran out of memory: split its inputs again (another hash),
+        in place of it; False if its records are of one layer."""
+        s = self._state
+        if task["kind"] != "expand" or task.get("whole"):
+            return False
+        self._redone += 1
+        s["todo"] = [t for t in s["todo"] if t["id"] != task["id"]]
+        size = sum(s["files"][n] for n in task["inputs"])
+        parts = max(4, math.ceil(size / max(self._part_target(), 1)))
+        self._split_round(task["progress"], task["inputs"], min(parts, self._most_parts()),
+                          depth=task["depth"], again=True)
+        return True
+
+    def _finish(self, status: int, running: set[int]) -> None:
+        """Record the outcome and delete every file of records."""
+        s = self._state
+        s.update(state="solved" if status == _search.SOLVED else "unsolvable", files={},
+                 todo=[], rounds={})
+        self._write_manifest(json.loads(json.dumps(s)))
+        self._sweep(running)

@@ -1,0 +1,336 @@
+"""The layered search on disk in parallel tasks (``solve(..., method="layers",
+work_dir=DIR, jobs=N)``, :mod:`bakersdozen._parallel`).
+
+Its counts are checked against the in-memory layered search (itself checked
+against an independent enumeration in tests/test_layers.py), as the search
+of one process is in tests/test_disk_layers.py: the same verdict, positions
+stored, positions generated, lost positions and layers, whatever the jobs,
+the memory, the splits, and the runs stopped, killed and resumed on the way.
+The same tasks on a Dask cluster: tests/test_dask.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bakersdozen import Deal, Verdict, check, solve
+from bakersdozen import _disk, _layers, _parallel, _search
+from bakersdozen.cli import main
+from bakersdozen.errors import ArgumentError
+from bakersdozen.solver import _engine_args
+from brute import brute_force_solvable
+from children import started
+from test_disk_layers import DEAL_1M, MEMORY_MB, assert_same, in_memory, manifest
+from test_solver import reduced_deal
+
+
+def in_parallel(deal: Deal, work_dir: Path, jobs: int, memory_mb: float = MEMORY_MB,
+                part_bytes: int | None = None, resume: bool = False,
+                disk_mb: float | None = None, **limits: float) -> tuple[tuple[int, int, int],
+                                                                        dict[str, int]]:
+    search = _parallel.ParallelLayers(_engine_args(deal), memory_mb=memory_mb,
+                                      work_dir=work_dir, jobs=jobs, resume=resume,
+                                      disk_mb=disk_mb)
+    search.part_bytes = part_bytes
+    status, raw, nodes, rounds, stored = search.run(**limits)  # type: ignore[arg-type]
+    assert raw == [] and rounds == 1
+    return (status, nodes, stored), search.stats
+
+
+# -- the same counts as in memory ---------------------------------------------------
+
+@pytest.mark.parametrize(("number", "game", "jobs"), [
+    (64, "bakers_dozen", 2), (3266, "bakers_dozen", 3), (5143, "bakers_dozen", 2),
+    (16780, "bakers_dozen", 2), (16780, "bakers_dozen", 1), (78, "good_measure", 2),
+    (111, "good_measure", 4),
+])
+def test_counts_are_those_of_the_search_in_memory(tmp_path: Path, number: int, game: str,
+                                                  jobs: int) -> None:
+    deal = Deal.pysol(number, game=game)
+    memory = in_memory(deal)
+    assert memory[0][0] == _search.UNSOLVABLE
+    assert_same(memory, in_parallel(deal, tmp_path / "whole", jobs))
+    # every progress value split into parts of a few KB, in rounds of split tasks
+    split = in_parallel(deal, tmp_path / "split", jobs, part_bytes=4096)
+    assert_same(memory, split)
+    assert split[1]["splits"] > 0 or memory[0][1] < 1000
+    # the directory holds the outcome alone
+    assert os.listdir(tmp_path / "split") == [_disk.MANIFEST]
+    assert manifest(tmp_path / "split")["state"] == "unsolvable"
+
+
+def test_deal_1m_in_two_jobs_of_one_mib(tmp_path: Path) -> None:
+    # 1.2 million positions in 2 MiB shared by two jobs: many parts, and
+    # parts split again when their layers do not fit after all
+    deal = Deal.pysol(DEAL_1M)
+    memory = in_memory(deal)
+    par = in_parallel(deal, tmp_path, 2, memory_mb=2)
+    assert par[0] == (_search.UNSOLVABLE, 3001011, 1189745)
+    assert_same(memory, par)
+    assert par[1]["peak_bytes"] <= 2**20  # each task in its half
+    # one job of 1 MiB, never splitting beforehand: a task runs out of
+    # memory, and its records are split again by another hash
+    again = in_parallel(deal, tmp_path / "again", 1, memory_mb=1, part_bytes=2**40)
+    assert again[1]["redone"] > 0
+    assert_same(memory, again)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 5), ncols=st.integers(2, 7),
+       home=st.integers(0, 2), part_bytes=st.sampled_from([None, 64, 1000]),
+       jobs=st.integers(1, 4))
+def test_reduced_packs_agree_with_the_search_in_memory(
+        tmp_path_factory: pytest.TempPathFactory, seed: int, ranks: int, ncols: int,
+        home: int, part_bytes: int | None, jobs: int) -> None:
+    deal = reduced_deal(random.Random(seed), ranks, ncols, home)
+    memory = in_memory(deal)
+    par = in_parallel(deal, tmp_path_factory.mktemp("reduced"), jobs, part_bytes=part_bytes)
+    if brute_force_solvable(deal):
+        assert memory[0][0] == par[0][0] == _search.SOLVED
+    else:
+        assert_same(memory, par)
+
+
+def test_a_winnable_deal_is_won_with_a_checked_line(tmp_path: Path) -> None:
+    deal = reduced_deal(random.Random(4129516530), 5, 7, 2)
+    solution = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, jobs=2)
+    assert solution.verdict is Verdict.SOLVED and solution.reason is None
+    assert solution.moves and check(deal, solution.moves).won
+    assert manifest(tmp_path)["state"] == "solved"
+    assert os.listdir(tmp_path) == [_disk.MANIFEST]
+    again = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, resume=True)
+    assert again.verdict is Verdict.SOLVED and check(deal, again.moves).won
+
+
+def test_solve_with_jobs_gives_the_solution_in_memory(tmp_path: Path) -> None:
+    deal = Deal.pysol(3266)
+    memory = solve(deal, time_limit=None, method="layers")
+    par = solve(deal, time_limit=None, method="layers", work_dir=tmp_path / "w", jobs=2,
+                disk_mb=100)
+    assert (par.verdict, par.nodes, par.reason) == (memory.verdict, memory.nodes, None)
+    assert manifest(tmp_path / "w")["format"] == _parallel.FORMAT
+    # a finished run gives its outcome again, with or without jobs
+    for jobs in (None, 3):
+        again = solve(deal, time_limit=None, method="layers", work_dir=tmp_path / "w",
+                      resume=True, jobs=jobs)
+        assert (again.verdict, again.nodes) == (memory.verdict, memory.nodes)
+
+
+# -- stopped, then resumed ------------------------------------------------------------
+
+def test_node_limit_then_resume_with_other_jobs(tmp_path: Path) -> None:
+    deal = Deal.pysol(16780)
+    memory = in_memory(deal)
+    stops = 0
+    resume = False
+    while True:
+        par = in_parallel(deal, tmp_path, 1 + stops % 3, part_bytes=20000, resume=resume,
+                          max_nodes=100_000)
+        if par[0][0] != _search.NODE_LIMIT:
+            break
+        stops += 1
+        resume = True
+        assert manifest(tmp_path)["state"] == "running"
+        assert stops < 50
+    assert stops >= 5  # 623,365 nodes, at most 100,000 a run
+    assert par[0][2] == memory[0][2]
+    assert {k: par[1][k] for k in ("layers", "largest", "lost")} == {
+        k: memory[1][k] for k in ("layers", "largest", "lost")}
+    assert manifest(tmp_path)["counts"]["nodes"] == memory[0][1]  # type: ignore[index]
+
+
+def test_time_limit_then_resume(tmp_path: Path) -> None:
+    deal = Deal.pysol(DEAL_1M)
+    memory = in_memory(deal)
+    first = solve(deal, time_limit=0.3, method="layers", work_dir=tmp_path, memory_mb=4,
+                  jobs=2)
+    assert (first.verdict, first.reason) == (Verdict.UNKNOWN, "time_limit")
+    assert manifest(tmp_path)["state"] == "running"
+    rest = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, memory_mb=4,
+                 resume=True, jobs=2)
+    assert rest.verdict is Verdict.UNSOLVABLE
+    counts = manifest(tmp_path)["counts"]
+    assert (counts["nodes"], counts["stored"]) == memory[0][1:]  # type: ignore[index]
+
+
+def test_an_exception_from_progress_stops_the_tasks_and_keeps_the_committed(
+        tmp_path: Path) -> None:
+    deal = Deal.pysol(DEAL_1M)
+    memory = in_memory(deal)
+    seen: list[int] = []
+
+    def progress(nodes: int, held: int) -> None:
+        seen.append(nodes)
+        if nodes > 1_000_000:
+            raise KeyboardInterrupt
+
+    search = _parallel.ParallelLayers(_engine_args(deal), memory_mb=4, work_dir=tmp_path,
+                                      jobs=2)
+    search.part_bytes = 16384
+    search.checkpoint_seconds = 1e9
+    with pytest.raises(KeyboardInterrupt):
+        search.run(progress=progress)
+    counts = manifest(tmp_path)["counts"]
+    assert 0 < counts["nodes"] < memory[0][1]  # type: ignore[index,operator]
+    # the tasks stopped left no files of their own: only the manifest's
+    listed = set(manifest(tmp_path)["files"])  # type: ignore[arg-type]
+    assert set(os.listdir(tmp_path)) == listed | {_disk.MANIFEST}
+    assert_same(memory, in_parallel(deal, tmp_path, 2, memory_mb=4, resume=True))
+
+
+_CHILD = """
+import sys
+from bakersdozen import Deal, _parallel
+from bakersdozen.solver import _engine_args
+search = _parallel.ParallelLayers(_engine_args(Deal.pysol(int(sys.argv[1]))), memory_mb=4,
+                                  work_dir=sys.argv[2], jobs=2, resume=True)
+search.part_bytes = 16384
+search.checkpoint_seconds = 0.0
+print(search.run())
+"""
+
+
+def _kill_when(work_dir: Path, nodes: int, timeout: float = 180) -> None:
+    """Run the child on *work_dir*; SIGKILL it once its manifest has passed *nodes*."""
+    with started([sys.executable, "-c", _CHILD, str(DEAL_1M), str(work_dir)]) as child:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                counts = manifest(work_dir)["counts"]
+            except (OSError, ValueError):  # not written yet
+                counts = {"nodes": 0}
+            if counts["nodes"] >= nodes:  # type: ignore[index]
+                break
+            assert child.poll() is None, "the search ended before it was killed"
+            time.sleep(0.01)
+        else:  # pragma: no cover
+            pytest.fail(f"no checkpoint past {nodes} nodes in {timeout} s")
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait(30)
+    assert manifest(work_dir)["state"] == "running"
+
+
+def test_driver_killed_twice_then_resumed(tmp_path: Path) -> None:
+    # the driver and its threads SIGKILLed in the middle of tasks: their
+    # files are not listed, the resume deletes them and runs the tasks again
+    deal = Deal.pysol(DEAL_1M)
+    memory = in_memory(deal)
+    _kill_when(tmp_path, 500_000)
+    _kill_when(tmp_path, 1_500_000)
+    par = in_parallel(deal, tmp_path, 2, memory_mb=4, resume=True)
+    assert memory[0] == (_search.UNSOLVABLE, 3001011, 1189745)
+    assert_same(memory, par)
+
+
+def test_disk_budget_stops_with_reason_disk(tmp_path: Path) -> None:
+    deal = Deal.pysol(16780)
+    full = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, disk_mb=0.1,
+                 jobs=2)
+    assert (full.verdict, full.reason) == (Verdict.UNKNOWN, "disk")
+    files = manifest(tmp_path)["files"]
+    assert sum(files.values()) <= 0.1 * 2**20  # type: ignore[union-attr]
+    rest = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, disk_mb=100,
+                 resume=True, jobs=2)
+    assert (rest.verdict, rest.nodes) == (Verdict.UNSOLVABLE, 623365)
+
+
+def test_tasks_without_the_memory_they_need_stop_with_memory_mb(
+        tmp_path: Path) -> None:
+    deal = Deal.pysol(16780)
+    memory = in_memory(deal)
+    small = in_parallel(deal, tmp_path, 2, memory_mb=0.2)  # 100 KiB a task
+    assert small[0][0] == _search.OUT_OF_MEMORY
+    assert manifest(tmp_path)["state"] == "running"
+    assert_same(memory, in_parallel(deal, tmp_path, 2, resume=True))
+
+
+# -- refusals ------------------------------------------------------------------------
+
+def test_runs_of_one_process_and_of_tasks_are_told_apart(tmp_path: Path) -> None:
+    deal = Deal.pysol(16780)
+    solve(deal, method="layers", work_dir=tmp_path / "one", max_nodes=1000, time_limit=None)
+    with pytest.raises(ArgumentError, match="in one process: resume it without jobs"):
+        solve(deal, method="layers", work_dir=tmp_path / "one", resume=True, jobs=2)
+    # a run of tasks resumes in tasks, whatever jobs says
+    solve(deal, method="layers", work_dir=tmp_path / "par", max_nodes=1000, time_limit=None,
+          jobs=2)
+    rest = solve(deal, method="layers", work_dir=tmp_path / "par", resume=True,
+                 time_limit=None)
+    assert (rest.verdict, rest.nodes) == (Verdict.UNSOLVABLE, 623365)
+    assert manifest(tmp_path / "par")["format"] == _parallel.FORMAT
+
+
+def test_a_damaged_work_dir_is_refused(tmp_path: Path) -> None:
+    deal = Deal.pysol(16780)
+    solve(deal, method="layers", work_dir=tmp_path, max_nodes=50_000, time_limit=None, jobs=2)
+    files = manifest(tmp_path)["files"]
+    name = max(files, key=files.get)  # type: ignore[arg-type]
+    os.truncate(tmp_path / name, files[name] - 1)  # type: ignore[index]
+    with pytest.raises(ArgumentError, match=f"damaged: {name}"):
+        solve(deal, method="layers", work_dir=tmp_path, resume=True, jobs=2)
+
+
+@pytest.mark.parametrize(("kwargs", "error", "match"), [
+    ({"work_dir": "w", "jobs": 0}, ArgumentError, "jobs must be in 1..4096"),
+    ({"work_dir": "w", "jobs": 5000}, ArgumentError, "jobs must be in 1..4096"),
+    ({"work_dir": "w", "jobs": 2.0}, TypeError, "jobs must be an int"),
+    ({"work_dir": "w", "jobs": True}, TypeError, "jobs must be an int"),
+    ({"jobs": 2}, ArgumentError, "jobs: only a search with a work_dir"),
+    ({"scheduler": "tcp://127.0.0.1:1"}, ArgumentError, "scheduler: only a search with a work_dir"),
+    ({"work_dir": "w", "scheduler": 5}, TypeError, "scheduler must be an address"),
+    ({"work_dir": "w", "scheduler": " "}, ArgumentError, "scheduler: an empty address"),
+    ({"work_dir": "w", "jobs": 2, "method": "proof"}, ArgumentError, "only method='layers'"),
+])
+def test_bad_arguments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                       kwargs: dict[str, object], error: type[Exception], match: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    kwargs.setdefault("method", "layers")
+    with pytest.raises(error, match=match):
+        solve(Deal.pysol(3266), **kwargs)  # type: ignore[arg-type]
+    assert os.listdir(tmp_path) == []
+
+
+# -- the command line ----------------------------------------------------------------
+
+def test_cli_solve_layers_with_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    work = str(tmp_path / "work")
+    assert main(["solve", "--deal", "3266", "--layers", "--work-dir", work, "--jobs", "2",
+                 "--time-limit", "none"]) == 1
+    out = capsys.readouterr().out
+    nodes = solve(Deal.pysol(3266), method="layers", time_limit=None).nodes
+    assert "verdict: unsolvable" in out and f"nodes: {nodes}" in out
+    assert manifest(Path(work))["format"] == _parallel.FORMAT
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--layers", "--jobs", "2"], "--jobs needs --work-dir DIR"),
+    (["--layers", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --work-dir DIR"),
+    (["--layers", "--work-dir", "w", "--jobs", "0"], "--jobs"),
+    (["--layers", "--work-dir", "w", "--jobs", "5000"], "jobs must be in 1..4096"),
+])
+def test_cli_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                    capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["solve", "--deal", "3266", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bakersdozen solve: error: ") and message in err
+    assert len(err.strip().splitlines()) == 1
+    assert os.listdir(tmp_path) == []
+
+
+def test_task_file_names_round_trip() -> None:
+    name = _parallel.output_file(12, 345, "0123abcd", 7)
+    assert name == "p012.t0000345.a0123abcd.b0007.rec"
+    assert _parallel._progress_of(name) == 12 and _parallel._task_of(name) == 345
+    assert _parallel._task_of(_disk.progress_file(0)) is None
+    assert _layers.PROGRESS_VALUES <= 1000  # three digits of progress
