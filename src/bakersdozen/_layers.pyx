@@ -361,6 +361,9 @@ cdef class LayeredSearch:
     cdef double deadline, next_signal_check
     cdef PyObject* progress_fn     # a callable progress(nodes, bytes), or NULL (progress_ref holds it)
     cdef object progress_ref
+    cdef PyObject* layers_fn       # progress.layers(value, most, stored, disk_bytes), or NULL
+    cdef object layers_ref         #   (the progress callable's attribute, if it has one)
+    cdef int most_progress         # the progress of the won position
     cdef double next_progress      # monotonic seconds of its next call
     cdef uint64_t* work            # positions of the layer being expanded, still to expand
     cdef uint64_t wlen, wcap       # words in use, words allocated
@@ -481,6 +484,13 @@ cdef class LayeredSearch:
             raise MemoryError("cannot allocate the layered search's first arrays")
         memset(self.lmap, 0, self.lmap_cap * sizeof(int64_t))
         self.bytes = self.layers_cap * sizeof(Layer) + self.lmap_cap * 16
+        self.layers_fn = NULL
+        self.layers_ref = None
+        self.most_progress = 0
+        for p in range(4):
+            self.most_progress += self.root.ranks - self.root.found[p]
+        for c in range(self.root.ncols):
+            self.most_progress += self.canon[c][self.root.height[c]]
 
     def __dealloc__(self):
         cdef uint64_t i
@@ -1430,7 +1440,31 @@ cdef class LayeredSearch:
             PyErr_Fetch(&self.exc_type, &self.exc_value, &self.exc_tb)
             return -1
         Py_XDECREF(result)
+        if self.layers_fn != NULL:
+            result = call_function(
+                self.layers_fn, "iiKK", self.progress, self.most_progress,
+                <unsigned long long>self.stored, <unsigned long long>self.disk.used
+            )
+            if result == NULL:
+                PyErr_Fetch(&self.exc_type, &self.exc_value, &self.exc_tb)
+                return -1
+            Py_XDECREF(result)
         return 0
+
+    cdef void take_progress(self, progress):
+        """Hold the progress callable (None: none) and its ``layers`` attribute, if any."""
+        self.progress_ref = progress
+        self.progress_fn = NULL if progress is None else <PyObject*>progress
+        self.layers_ref = getattr(progress, "layers", None) if progress is not None else None
+        if self.layers_ref is not None and not callable(self.layers_ref):
+            self.layers_ref = None
+        self.layers_fn = NULL if self.layers_ref is None else <PyObject*>self.layers_ref
+
+    cdef void drop_progress(self):
+        self.progress_fn = NULL
+        self.progress_ref = None
+        self.layers_fn = NULL
+        self.layers_ref = None
 
     def run(self, *, double time_limit=0.0, unsigned long long max_nodes=0,
             unsigned long long seed=0, progress=None):
@@ -1447,7 +1481,12 @@ cdef class LayeredSearch:
         progress : callable or None
             Called as ``progress(nodes, bytes)`` (the bytes the layers
             hold) at most five times a second, when the search looks for
-            signals; what it raises, the search raises.
+            signals; what it raises, the search raises.  If it has a
+            callable attribute ``layers``, that is called next as
+            ``progress.layers(value, most, stored, disk_bytes)``: the
+            progress value being expanded, that of a won position (the
+            greatest), the positions stored so far and the bytes of the
+            work directory's files (0 in memory).
 
         Returns
         -------
@@ -1480,16 +1519,14 @@ cdef class LayeredSearch:
         self.node_stop = max_nodes if max_nodes else ~0ULL
         if self.root.left == 0:
             return (ST_SOLVED, [], 0, 1, 0)
-        self.progress_ref = progress
-        self.progress_fn = NULL if progress is None else <PyObject*>progress
+        self.take_progress(progress)
         with nogil:
             start = now_seconds()
             self.deadline = start + time_limit if time_limit > 0 else 0.0
             self.next_signal_check = start + 0.02
             self.next_progress = start + PROGRESS_SECONDS
             st = self.run_layers()
-        self.progress_fn = NULL
-        self.progress_ref = None
+        self.drop_progress()
         if st == ST_INTERRUPTED:
             PyErr_Restore(self.exc_type, self.exc_value, self.exc_tb)
             self.exc_type = self.exc_value = self.exc_tb = NULL
@@ -1558,13 +1595,11 @@ cdef class LayeredSearch:
         self.deadline = start + time_limit if time_limit > 0 else 0.0
         self.next_signal_check = start + 0.02
         self.next_progress = start + PROGRESS_SECONDS
-        self.progress_ref = progress
-        self.progress_fn = NULL if progress is None else <PyObject*>progress
+        self.take_progress(progress)
 
     def end(self):
         """End a run of disk steps (the progress callable is let go)."""
-        self.progress_fn = NULL
-        self.progress_ref = None
+        self.drop_progress()
 
     def expand_file(self, bytes path, int progress):
         """Load the file of records *path*, of layers of *progress*,
