@@ -33,6 +33,13 @@ a search that ends without a win has enumerated every position reachable
 by the kept moves: the deal cannot be won.  Positions are compared whole,
 so no key collision can hide one.
 
+When the search reaches a won position, its winning line is traced back
+through the *kept stream* (docs/engine.md, "Winning lines from the
+layers"): every position expanded and not lost, written layer by layer in
+the order expanded (in memory, within the budget; on disk, in a kept file
+per progress value), and read backward once, each step to a parent
+written earlier and checked by a legal move.
+
 It needs Baker's Dozen's play (also Good Measure's): one card per move,
 building on any card one rank higher, foundations by suit, no card back
 from a foundation, empty columns that take nothing.
