@@ -234,3 +234,28 @@ def test_the_layered_search_shows_its_progress_values(disk: bool, tmp_path: Path
     on_disk = [float(size.replace(b",", b"")) for _value, _most, size, _left in shown]
     assert (max(on_disk) > 0) is disk
     assert err.endswith(b"\r") and b"unknown" in out
+
+
+def test_the_layered_search_reports_its_layers_to_a_callable_that_asks() -> None:
+    # deal 29393: unsolvable, 3 million positions generated (some tenths of a second)
+    class Recorder:
+        def __init__(self) -> None:
+            self.nodes: list[int] = []
+            self.layers_seen: list[tuple[int, int, int, int]] = []
+
+        def __call__(self, nodes: int, held: int) -> None:
+            self.nodes.append(nodes)
+
+        def layers(self, value: int, most: int, stored: int, disk: int) -> None:
+            self.layers_seen.append((value, most, stored, disk))
+
+    deal = Deal.pysol(29393)
+    recorder = Recorder()
+    solution = solve(deal, time_limit=None, memory_mb=64, method="layers", progress=recorder)
+    assert solution.verdict is Verdict.UNSOLVABLE
+    seen = recorder.layers_seen
+    assert seen and len(seen) == len(recorder.nodes)  # one after each call
+    assert [v for v, _, _, _ in seen] == sorted(v for v, _, _, _ in seen)
+    assert [s for _, _, s, _ in seen] == sorted(s for _, _, s, _ in seen)
+    assert {m for _, m, _, _ in seen} == {_most_progress(deal)}
+    assert all(0 < s <= 1189745 and d == 0 for _, _, s, d in seen)
