@@ -29,6 +29,9 @@ from bakersdozen.errors import ArgumentError, BakersDozenError
 from bakersdozen.solver import _engine_args
 from brute import brute_force_solvable
 from children import started
+from test_layers import (
+    MIDGAME, assert_raw_line_wins, midgame, refusing_default_search,
+)
 from test_solver import reduced_deal
 
 #: MiB for a test search, in memory or on disk.
@@ -56,7 +59,11 @@ def on_disk(deal: Deal, work_dir: Path, memory_mb: float = MEMORY_MB,
                               resume=resume, disk_mb=disk_mb)
     search.part_bytes = part_bytes
     status, raw, nodes, rounds, stored = search.run(**limits)  # type: ignore[arg-type]
-    assert raw == [] and rounds == 1
+    assert rounds == 1
+    if status == _search.SOLVED:
+        assert_raw_line_wins(deal, raw)
+    else:
+        assert raw == []
     return (status, nodes, stored), search.stats
 
 
@@ -139,12 +146,35 @@ def test_reduced_packs_agree_with_the_search_in_memory(
 
 def test_a_winnable_deal_is_won_with_a_checked_line(tmp_path: Path) -> None:
     deal = reduced_deal(random.Random(4129516530), 5, 7, 2)
-    solution = solve(deal, time_limit=None, method="layers", work_dir=tmp_path)
+    with refusing_default_search():
+        solution = solve(deal, time_limit=None, method="layers", work_dir=tmp_path)
     assert solution.verdict is Verdict.SOLVED and solution.reason is None
     assert solution.moves and check(deal, solution.moves).won
     assert manifest(tmp_path)["state"] == "solved"
-    again = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, resume=True)
+    with refusing_default_search():
+        again = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, resume=True)
     assert again.verdict is Verdict.SOLVED and check(deal, again.moves).won
+
+
+@pytest.mark.parametrize("name", list(MIDGAME))
+@pytest.mark.parametrize("memory_mb", [MEMORY_MB, 2])
+def test_winnable_positions_of_pysol_deals_get_the_layers_line_on_disk(
+        tmp_path: Path, name: str, memory_mb: float) -> None:
+    # in 2 MiB the larger ones are split in parts; the kept files are traced
+    # back before the files are deleted, and the manifest keeps the line
+    deal = midgame(name)
+    (status, _nodes, stored), stats = on_disk(deal, tmp_path / "a", memory_mb=memory_mb,
+                                              part_bytes=4096 if memory_mb == 2 else None)
+    assert status == _search.SOLVED and stored > 1 and stats["kept_bytes"] > 0
+    line = manifest(tmp_path / "a")["line"]
+    assert line and sorted(os.listdir(tmp_path / "a")) == [_disk.MANIFEST]
+    with refusing_default_search():
+        solution = solve(deal, time_limit=None, method="layers", work_dir=tmp_path / "b",
+                         memory_mb=memory_mb)
+        again = solve(deal, time_limit=None, method="layers", work_dir=tmp_path / "b",
+                      memory_mb=memory_mb, resume=True)
+    assert solution.verdict is again.verdict is Verdict.SOLVED
+    assert check(deal, solution.moves).won and again.moves == solution.moves
 
 
 def test_solve_on_disk_gives_the_solution_in_memory(tmp_path: Path) -> None:
@@ -250,6 +280,48 @@ def test_killed_twice_then_resumed(tmp_path: Path) -> None:
     disk = on_disk(deal, tmp_path, memory_mb=4, resume=True)
     assert memory[0] == (_search.UNSOLVABLE, 3001011, 1189745)
     assert_same(memory, disk)
+
+
+_CHILD_POSITION = """
+import sys
+from bakersdozen import Deal, _disk
+from bakersdozen.solver import _engine_args
+deal = Deal.from_text(sys.argv[1], rules=sys.argv[2])
+search = _disk.DiskLayers(_engine_args(deal), memory_mb=4, work_dir=sys.argv[3], resume=True)
+search.part_bytes = 4096
+search.checkpoint_seconds = 0.0
+print(search.run())
+"""
+
+
+def test_a_winnable_position_killed_then_resumed_gets_its_line(tmp_path: Path) -> None:
+    # the kept files are cut back with the others on the resume: the walk
+    # back finds every parent, and the default search never runs
+    name = "Good Measure 2 after 37 moves"  # 216,037 positions generated
+    deal = midgame(name)
+    game, text = MIDGAME[name]
+    with started([sys.executable, "-c", _CHILD_POSITION, text, game, str(tmp_path)]) as child:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                nodes = manifest(tmp_path)["counts"]["nodes"]  # type: ignore[index]
+            except (OSError, ValueError):  # not written yet
+                nodes = 0
+            if nodes >= 60_000:  # type: ignore[operator]
+                break
+            assert child.poll() is None, "the search ended before it was killed"
+            time.sleep(0.01)
+        else:  # pragma: no cover
+            pytest.fail("no checkpoint past 60,000 nodes in 120 s")
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait(30)
+    assert manifest(tmp_path)["state"] == "running"
+    assert any(n.startswith("k") for n in manifest(tmp_path)["files"])  # type: ignore[union-attr]
+    with refusing_default_search():
+        solution = solve(deal, time_limit=None, method="layers", work_dir=tmp_path,
+                         memory_mb=4, resume=True)
+    assert solution.verdict is Verdict.SOLVED and check(deal, solution.moves).won
+    assert manifest(tmp_path)["line"]
 
 
 # -- the disk budget -----------------------------------------------------------------
@@ -408,8 +480,9 @@ def test_damaged_records_are_an_error_not_an_answer(tmp_path: Path) -> None:
     solve(deal, method="layers", work_dir=tmp_path, max_nodes=50_000, time_limit=None)
     data = manifest(tmp_path)
     files = data["files"]
-    name = min(files)  # type: ignore[type-var]
-    # a record cut in the middle, and the manifest agreeing: the reading sees it
+    name = min(n for n in files if n.startswith("p"))  # type: ignore[union-attr]
+    # (a file of records to expand: the kept files, kNNN.rec, are read only
+    # for a winning line) a record cut in the middle, and the manifest agreeing: the reading sees it
     (tmp_path / name).write_bytes((tmp_path / name).read_bytes()[:-8])
     files[name] -= 8  # type: ignore[index]
     (tmp_path / _disk.MANIFEST).write_text(json.dumps(data))

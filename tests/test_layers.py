@@ -8,10 +8,12 @@ keyed exactly), and its winning lines by :func:`bakersdozen.check`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -23,7 +25,7 @@ from bakersdozen import _layers, _search
 from bakersdozen._position import Position
 from bakersdozen.cli import main
 from bakersdozen.rules import BAKERS_DOZEN, RulesError
-from bakersdozen.solver import SEARCH_METHODS, _engine_args
+from bakersdozen.solver import SEARCH_METHODS, LayersSearch, _engine_args, _to_move
 from bakersdozen.survey import read_records
 from bakersdozen.survey.tasks import SURVEY_METHODS
 from brute import brute_force_solvable
@@ -43,6 +45,44 @@ GOOD_MEASURE_UNSOLVABLE = (14, 78, 111, 178)
 
 #: Moves made in one Position before the walk goes on from a new one (< 4096).
 DEPTH = 4000
+
+#: Winnable positions of PySol deals, small enough for the layered search,
+#: which lists nearly every position of a winnable deal before its first win
+#: (whole winnable deals are too large: deal 1 ran out of 4 GiB): each the
+#: position after the first moves of the default search's winning line of
+#: the deal, with the positions the layered search stores and generates.
+MIDGAME = {
+    "24 after 47 moves": ("bakers_dozen", (
+        "Foundations: H-9 C-6 D-9 S-9\nKD\nKC QC JS\nQD TD\n:\nKH QH JH TH\nJD TC\n"
+        "7C QS JC\n:\n:\nKS TS 9C 8C\n:\n:\n:\n")),   # 20,071 stored, 79,340 generated
+    "2 after 64 moves": ("bakers_dozen", (
+        "Foundations: H-A C-9 D-5 S-8\nJH 9H 9D 8D\nTH\n:\n:\n7D\nKH QH JD TD 9S 8H\n"
+        "KD QS JS TC\n5H 4H\n:\n7H 6H\nKC QC JC TS\n3H\nKS 2H 6D QD\n")),  # 79 stored
+    "3 after 68 moves": ("bakers_dozen", (
+        "Foundations: H-8 C-4 D-7 S-7\n5C\nKD QS JH TC 9H\n:\n8C 7C 6C\nKS QH JD TS 9C\n"
+        "JC TD\n:\nKH QC JS TH 9D 8S\n:\n:\n:\n9S 8D\nKC QD\n")),  # 26 stored
+    "Good Measure 2 after 37 moves": ("good_measure", (
+        "Foundations: H-3 C-J D-2 S-0\nJH\nTH\n5S 4H 3S\nAS 9H KD QS\n"
+        "7D TS 9D 8S 7H 6D 5D 4D\nKH KS QD JD TD\n8D 2S QH\n5H\n3D 9S 4S 6H QC JS\n"
+        "KC 8H 7S 6S\n")),  # 62,693 stored, 216,037 generated
+}
+
+
+def midgame(name: str) -> Deal:
+    game, text = MIDGAME[name]
+    return Deal.from_text(text, rules=game)
+
+
+def _no_default_search(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the default search ran: the layers gave no line")
+
+
+@contextlib.contextmanager
+def refusing_default_search() -> Iterator[None]:
+    """A block in which making a DepthFirstSearch fails the test: a line the
+    layered search returns there is its own."""
+    with mock.patch.object(_search, "DepthFirstSearch", _no_default_search):
+        yield
 
 Key = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
 
@@ -92,15 +132,26 @@ def reachable_positions(
 
 
 def layered(deal: Deal, memory_mb: float = MEMORY_MB, **limits: float) -> tuple[int, ...]:
-    """``LayeredSearch(...).run(...)`` of *deal*, less the (empty) move list."""
+    """``LayeredSearch(...).run(...)`` of *deal*, less the move list: the
+    line of a win, replayed as it is (not shortened) by the checker."""
     status, raw, nodes, rounds, stored = _layers.LayeredSearch(
         *_engine_args(deal), memory_mb=memory_mb).run(**limits)
-    assert raw == [] and rounds == 1
+    assert rounds == 1
+    if status == _search.SOLVED:
+        assert_raw_line_wins(deal, raw)
+    else:
+        assert raw == []
     return status, nodes, stored
 
 
 def assert_line_wins(deal: Deal, moves: Sequence[object]) -> None:
     assert moves and check(deal, moves).won  # type: ignore[arg-type]
+
+
+def assert_raw_line_wins(deal: Deal, raw: Sequence[tuple[int, int, int]]) -> None:
+    """The engine's line *raw* replays, move by move, to a win (none needed for a won deal)."""
+    moves = [_to_move(m) for m in raw]
+    assert check(deal, moves).won and (moves or not deal.cards_left)
 
 
 # -- verdicts against brute force ----------------------------------------------
@@ -113,8 +164,10 @@ def test_layers_is_a_search_method() -> None:
 @given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 5), ncols=st.integers(2, 7),
        home=st.integers(0, 2))
 def test_layers_agree_with_brute_force(seed: int, ranks: int, ncols: int, home: int) -> None:
+    # a winnable pack's line is the layers' own: the default search never runs
     deal = reduced_deal(random.Random(seed), ranks, ncols, home)
-    solution = solve(deal, time_limit=None, method="layers")
+    with refusing_default_search():
+        solution = solve(deal, time_limit=None, method="layers")
     expected = brute_force_solvable(deal)
     assert solution.verdict is (Verdict.SOLVED if expected else Verdict.UNSOLVABLE)
     assert solution.reason is None
@@ -130,6 +183,60 @@ def test_a_winnable_reduced_pack_is_won_with_a_checked_line() -> None:
     solution = solve(deal, time_limit=None, method="layers")
     assert solution.verdict is Verdict.SOLVED and solution.reason is None
     assert_line_wins(deal, solution.moves)
+
+
+# -- winning lines traced back through the layers ----------------------------------
+
+@pytest.mark.parametrize("name", list(MIDGAME))
+def test_winnable_positions_of_pysol_deals_get_the_layers_line(name: str) -> None:
+    deal = midgame(name)
+    search = _layers.LayeredSearch(*_engine_args(deal), memory_mb=MEMORY_MB)
+    status, raw, _nodes, _rounds, stored = search.run()
+    assert status == _search.SOLVED and stored > 1
+    assert_raw_line_wins(deal, raw)  # the line as traced, move by move
+    assert search.stats["kept"] == 1 and search.stats["kept_bytes"] > 0
+    with refusing_default_search():
+        solution = solve(deal, time_limit=None, method="layers", memory_mb=MEMORY_MB)
+    assert solution.verdict is Verdict.SOLVED and solution.reason is None
+    assert_line_wins(deal, solution.moves)
+
+
+def test_the_kept_stream_changes_no_count() -> None:
+    # the same positions stored, generated and lost, with or without the stream
+    deal = Deal.pysol(16780)
+    kept = _layers.LayeredSearch(*_engine_args(deal), memory_mb=MEMORY_MB)
+    plain = _layers.LayeredSearch(*_engine_args(deal), memory_mb=MEMORY_MB)
+    plain.keep_lines = False
+    assert kept.run() == plain.run() == (_search.UNSOLVABLE, [], 623365, 1, 235290)
+    assert kept.stats["kept_bytes"] > 0 and plain.stats["kept_bytes"] == 0
+    same = ("layers", "largest", "lost", "peak_positions", "top_progress")
+    assert {k: kept.stats[k] for k in same} == {k: plain.stats[k] for k in same}
+    with pytest.raises(RuntimeError, match="before the search"):
+        kept.keep_lines = True
+
+
+def test_a_stream_that_outgrows_the_budget_is_let_go() -> None:
+    # The layers of this position fit in 0.2 MiB, not with the stream beside
+    # them: the stream goes, the search ends as without it, and the line
+    # comes from the default search
+    deal = midgame("24 after 47 moves")
+    budget = 0.2
+    plain = _layers.LayeredSearch(*_engine_args(deal), memory_mb=MEMORY_MB)
+    plain.keep_lines = False
+    status, raw, nodes, _rounds, stored = plain.run()
+    assert status == _search.SOLVED and raw == []
+    assert plain.stats["peak_bytes"] < budget * 2**20
+    kept = _layers.LayeredSearch(*_engine_args(deal), memory_mb=MEMORY_MB)
+    kept.run()
+    assert kept.stats["peak_bytes"] > budget * 2**20
+    search = _layers.LayeredSearch(*_engine_args(deal), memory_mb=budget)
+    assert search.run() == (_search.SOLVED, [], nodes, 1, stored)
+    assert search.stats["kept"] == 0 and search.stats["kept_bytes"] == 0
+    assert search.stats["peak_bytes"] <= budget * 2**20
+    # solve() takes 1 MiB at least: the search method, with the default search after it
+    status, raw, more, _rounds, _stored = LayersSearch(*_engine_args(deal), memory_mb=budget).run()
+    assert status == _search.SOLVED and more > nodes
+    assert_raw_line_wins(deal, raw)
 
 
 # -- every reachable position, counted -------------------------------------------
@@ -160,7 +267,8 @@ def test_deal_16780_has_235290_positions() -> None:
     assert nodes >= stored - 1  # every stored position but the root was generated
     stats = search.stats
     assert set(stats) == {"layers", "largest", "peak_positions", "lost", "progress", "top_progress",
-                          "peak_bytes", "budget"}
+                          "peak_bytes", "budget", "kept", "kept_bytes"}
+    assert stats["kept"] == 1 and 0 < stats["kept_bytes"] <= stats["peak_bytes"]
     assert 0 < stats["progress"] <= stats["top_progress"]
     assert stats["budget"] == MEMORY_MB * 2**20
     assert 0 < stats["peak_bytes"] <= stats["budget"]
@@ -288,13 +396,31 @@ def test_node_limit() -> None:
     assert (status, nodes) == (_search.NODE_LIMIT, 1000)
 
 
-def test_node_limit_holds_when_the_layers_reach_a_win() -> None:
-    # one card left: the layered search wins with its first node, and has
-    # no line; the default search may not take a node beyond max_nodes
+def test_a_win_within_max_nodes_needs_no_more_nodes_for_its_line() -> None:
+    # one card left: the layered search wins with its first node, and its
+    # line comes from the layers, not from a search that would need a node more
     deal = Deal(((Card(13, Suit.HEARTS),),) + ((),) * 12, (13, 13, 12, 13), 13)
-    capped = solve(deal, method="layers", max_nodes=1, time_limit=None)
-    assert (capped.verdict, capped.reason, capped.nodes) == (Verdict.UNKNOWN, "max_nodes", 1)
-    won = solve(deal, method="layers", max_nodes=2, time_limit=None)
+    with refusing_default_search():
+        won = solve(deal, method="layers", max_nodes=1, time_limit=None)
+    assert (won.verdict, won.reason, won.nodes) == (Verdict.SOLVED, None, 1)
+    assert [str(m) for m in won.moves] == ["KH 1>F"] and check(deal, won.moves).won
+
+
+def test_node_limit_holds_when_the_layers_keep_no_line() -> None:
+    # with the kept stream let go, a win needs the default search, which
+    # may not take a node beyond max_nodes
+    deal = Deal(((Card(13, Suit.HEARTS),),) + ((),) * 12, (13, 13, 12, 13), 13)
+    original = _layers.LayeredSearch
+
+    def without_lines(*args: object, **kwargs: object) -> _layers.LayeredSearch:
+        search = original(*args, **kwargs)  # type: ignore[arg-type]
+        search.keep_lines = False
+        return search
+
+    with mock.patch.object(_layers, "LayeredSearch", without_lines):
+        capped = solve(deal, method="layers", max_nodes=1, time_limit=None)
+        assert (capped.verdict, capped.reason, capped.nodes) == (Verdict.UNKNOWN, "max_nodes", 1)
+        won = solve(deal, method="layers", max_nodes=2, time_limit=None)
     assert won.verdict is Verdict.SOLVED and won.nodes == 2 and check(deal, won.moves).won
 
 

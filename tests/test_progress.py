@@ -34,7 +34,8 @@ LINE = re.compile(rb"bakersdozen (\w+): [\d.]+[kMG]? positions, [\d.]+[kMG]? pos
                   rb"[\d,]+ MiB \[00:0\d\]")
 
 
-def _run(argv: list[str], terminal: bool, timeout: float = 60) -> tuple[int, bytes, bytes]:
+def _run(argv: list[str], terminal: bool, timeout: float = 60,
+         columns: int = 120) -> tuple[int, bytes, bytes]:
     """Run ``bakersdozen ARGV`` with standard error on a pseudo-terminal (or a pipe).
 
     Returns the exit status, standard output and what reached standard error.
@@ -44,7 +45,7 @@ def _run(argv: list[str], terminal: bool, timeout: float = 60) -> tuple[int, byt
     if terminal:
         master, slave = pty.openpty()
         # a terminal has a size (a fresh pty has 0 columns, where nothing fits)
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 120, 0, 0))
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, columns, 0, 0))
     try:
         with children.started(command, stdout=subprocess.PIPE,
                               stderr=slave if terminal else subprocess.PIPE) as process:
@@ -195,3 +196,66 @@ def test_hint_and_review_count_on_across_their_solves() -> None:
     answer = hint(Deal.pysol(24), time_limit=3, memory_mb=64,
                   progress=lambda nodes, held: calls.append(nodes))
     assert answer.move is not None and calls == sorted(calls)
+
+
+#: The layered search's line: that of every search, then the progress value
+#: of its greatest, the positions stored, the bytes on disk and the time left.
+LAYERS_LINE = re.compile(
+    rb"bakersdozen solve: [\d.]+[kMG]? positions, [\d.]+[kMG]? pos/s, [\d,]+ MiB, "
+    rb"progress (\d+)/(\d+), [\d.]+[kMG]? stored, ([\d,.]+) MiB disk, "
+    rb"~([\d:]+|\?) left \[00:0\d\]")
+
+
+def _most_progress(deal: Deal) -> int:
+    """Cards not home, and each column's dealt cards less its top run of cards
+    each one rank below the card beneath (the greatest progress value)."""
+    most = deal.cards_left
+    for column in deal.columns:
+        height = len(column)
+        while height >= 2 and column[height - 1].rank + 1 == column[height - 2].rank:
+            height -= 1
+        most += height
+    return most
+
+
+@pytest.mark.parametrize("disk", [False, True])
+def test_the_layered_search_shows_its_progress_values(disk: bool, tmp_path: Path) -> None:
+    # deal 1's layers are wide: the search runs to its time limit
+    argv = ["solve", "--deal", "1", "--layers", "--time-limit", "3", "--memory-mb", "256"]
+    if disk:
+        argv += ["--work-dir", str(tmp_path / "work")]
+    status, out, err = _run(argv, terminal=True, columns=200)  # the line is long
+    assert status == 3, (out, err)
+    shown = LAYERS_LINE.findall(err)
+    assert shown, err[-2000:]
+    values = [int(value) for value, _most, _disk, _left in shown]
+    assert values == sorted(values)
+    assert {int(most) for _value, most, _disk, _left in shown} == {_most_progress(Deal.pysol(1))}
+    on_disk = [float(size.replace(b",", b"")) for _value, _most, size, _left in shown]
+    assert (max(on_disk) > 0) is disk
+    assert err.endswith(b"\r") and b"unknown" in out
+
+
+def test_the_layered_search_reports_its_layers_to_a_callable_that_asks() -> None:
+    # deal 29393: unsolvable, 3 million positions generated (some tenths of a second)
+    class Recorder:
+        def __init__(self) -> None:
+            self.nodes: list[int] = []
+            self.layers_seen: list[tuple[int, int, int, int]] = []
+
+        def __call__(self, nodes: int, held: int) -> None:
+            self.nodes.append(nodes)
+
+        def layers(self, value: int, most: int, stored: int, disk: int) -> None:
+            self.layers_seen.append((value, most, stored, disk))
+
+    deal = Deal.pysol(29393)
+    recorder = Recorder()
+    solution = solve(deal, time_limit=None, memory_mb=64, method="layers", progress=recorder)
+    assert solution.verdict is Verdict.UNSOLVABLE
+    seen = recorder.layers_seen
+    assert seen and len(seen) == len(recorder.nodes)  # one after each call
+    assert [v for v, _, _, _ in seen] == sorted(v for v, _, _, _ in seen)
+    assert [s for _, _, s, _ in seen] == sorted(s for _, _, s, _ in seen)
+    assert {m for _, m, _, _ in seen} == {_most_progress(deal)}
+    assert all(0 < s <= 1189745 and d == 0 for _, _, s, d in seen)

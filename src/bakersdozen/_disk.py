@@ -14,6 +14,9 @@ memory budget, and keeps the checkpoint:
 - ``pNNN.sKKKKKK.rec``: the same, split by a hash of the layer key into
   parts that each fit the memory budget (a layer is never split); a part
   whose layers do not fit after all is split again (another hash).
+- ``kNNN.rec``: the kept records of progress NNN: every position the
+  search expanded and found not lost, layer by layer in the order expanded,
+  for the winning line (docs/engine.md, "Winning lines from the layers").
 - ``manifest.json``: the checkpoint, written whole (a temporary file,
   fsync, rename, fsync of the directory) after each progress value or
   part: the position searched, the next step, the counts so far and the
@@ -50,9 +53,10 @@ MANIFEST: Final = "manifest.json"
 #: The manifest's ``format`` and ``version``: a work directory of another
 #: format or version is refused.
 FORMAT: Final = "bakersdozen layered search on disk"
-VERSION: Final = 1
+VERSION: Final = 2
 
-_RECORDS = re.compile(r"p\d{3}(\.s\d{6})?\.rec\Z")
+_RECORDS = re.compile(r"(p\d{3}(\.s\d{6})?|k\d{3})\.rec\Z")
+_KEPT = re.compile(r"k\d{3}\.rec\Z")
 #: Most parts a progress value's file is split into (one split pass writes them all).
 MAX_PARTS: Final = 4096
 #: The raw bytes of a part are at most this share of the memory left: a
@@ -73,6 +77,11 @@ Progress = Callable[[int, int], object]
 def progress_file(progress: int) -> str:
     """The name of the file of records of *progress*."""
     return f"p{progress:03d}.rec"
+
+
+def kept_file(progress: int) -> str:
+    """The name of the kept records of *progress* (the positions expanded)."""
+    return f"k{progress:03d}.rec"
 
 
 def part_file(progress: int, part: int) -> str:
@@ -318,17 +327,24 @@ class DiskLayers:
         state = self._manifest["state"]
         if state != "running":
             self.stats = dict(search.stats, peak_disk=counts["peak_disk"],
-                              written=counts["written"], splits=0)
+                              written=counts["written"], splits=0,
+                              kept_bytes=self._manifest.get("kept_bytes", 0))
             status = _search.SOLVED if state == "solved" else _search.UNSOLVABLE
-            return (status, [], counts["nodes"], 1, counts["stored"])
+            kept_line = [(m[0], m[1], m[2]) for m in self._manifest.get("line", [])]
+            return (status, kept_line, counts["nodes"], 1, counts["stored"])
         used = self._restore_files()
         paths = [os.fsencode(self._path(progress_file(p)))
                  for p in range(_layers.PROGRESS_VALUES)]
         search.spill_to(paths, disk_budget=self._disk_budget, disk_used=used)
+        search.keep_to([os.fsencode(self._path(kept_file(p)))
+                        for p in range(_layers.PROGRESS_VALUES)])
         search.begin(time_limit=time_limit, max_nodes=max_nodes, progress=progress)
         self._next_checkpoint = time.monotonic() + self.checkpoint_seconds
+        line: list[tuple[int, int, int]] = []
         try:
             status = self._steps()
+            if status == _search.SOLVED:
+                status, line = self._line()
         except BaseException:
             # Ctrl-C, or what the progress callable raised: the steps done
             # since the last manifest are kept (a step only ever stops whole)
@@ -341,8 +357,9 @@ class DiskLayers:
         finally:
             search.end()
             search.drop_buffers()
+        kept = self._kept_bytes()
         if status in (_search.SOLVED, _search.UNSOLVABLE):
-            self._finish(status)
+            self._finish(status, line, kept)
         elif status in (_search.TIME_LIMIT, _search.NODE_LIMIT, _search.OUT_OF_MEMORY,
                         _layers.DISK_FULL):
             try:  # the steps done since the last manifest are kept
@@ -357,14 +374,37 @@ class DiskLayers:
                 f"work_dir: {self._dir!r} is damaged: a file of records ends inside a record")
         done = search.counts()
         self.stats = dict(search.stats, peak_disk=done["peak_disk"], written=done["written"],
-                          splits=self._splits)
-        return (status, [], done["nodes"], 1, done["stored"])
+                          splits=self._splits, kept_bytes=kept)
+        return (status, line, done["nodes"], 1, done["stored"])
 
-    def _finish(self, status: int) -> None:
-        """Record the outcome, and delete every file of records."""
+    def _kept_bytes(self) -> int:
+        """The bytes of the kept files in the work directory now."""
+        return sum(os.path.getsize(self._path(name)) for name in os.listdir(self._dir)
+                   if _KEPT.match(name))
+
+    def _line(self) -> tuple[int, list[tuple[int, int, int]]]:
+        """The search reached a won position: its winning line, traced back
+        through the kept files, with SOLVED; or the status that stopped the
+        writing out of the buffers (the disk full), with no line."""
+        search = self._search
+        st = search.close_files()
+        if st >= 0:
+            return int(st), []
+        paths = [os.fsencode(self._path(kept_file(p))) for p in range(_layers.PROGRESS_VALUES)
+                 if os.path.exists(self._path(kept_file(p)))]
+        search.abandon()  # the layers' memory goes back before the walk
+        line = search.trace(paths)
+        if line is None:
+            raise BakersDozenError(
+                f"work_dir: {self._dir!r} is damaged: its kept files give no winning line")
+        return _search.SOLVED, line
+
+    def _finish(self, status: int, line: list[tuple[int, int, int]], kept: int) -> None:
+        """Record the outcome (and the winning line), and delete every file of records."""
         names = list(self._pending())
         manifest = dict(self._manifest, counts=self._search.counts(), files={},
-                        state="solved" if status == _search.SOLVED else "unsolvable")
+                        state="solved" if status == _search.SOLVED else "unsolvable",
+                        line=[list(m) for m in line], kept_bytes=kept)
         self._write_manifest(manifest)
         for name in names:
             os.unlink(self._path(name))

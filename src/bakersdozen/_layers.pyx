@@ -33,6 +33,13 @@ a search that ends without a win has enumerated every position reachable
 by the kept moves: the deal cannot be won.  Positions are compared whole,
 so no key collision can hide one.
 
+When the search reaches a won position, its winning line is traced back
+through the *kept stream* (docs/engine.md, "Winning lines from the
+layers"): every position expanded and not lost, written layer by layer in
+the order expanded (in memory, within the budget; on disk, in a kept file
+per progress value), and read backward once, each step to a parent
+written earlier and checked by a legal move.
+
 It needs Baker's Dozen's play (also Good Measure's): one card per move,
 building on any card one rank higher, foundations by suit, no card back
 from a foundation, empty columns that take nothing.
@@ -52,12 +59,12 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.errno cimport errno
 from libc.string cimport memcpy, memmove, memset
-from libc.stdio cimport FILE, fclose, fopen
+from libc.stdio cimport FILE, SEEK_END, SEEK_SET, fclose, fopen, fread, fseek, ftell
 
 from bakersdozen._position cimport (
-    MAXCOLS, MAXHEIGHT, NCARDS, NO_COLUMN, PLAIN_MOVES, RANK_MASK, TO_FOUNDATION, State, bd_ctz,
-    bd_popcount, bit, card_rank, card_suit, deadlock_set, is_safe_home, make_move, move_card,
-    move_target, move_t, splitmix64, state_from_python,
+    MAXCOLS, MAXHEIGHT, MAXMOVES, NCARDS, NO_COLUMN, PLAIN_MOVES, RANK_MASK, TO_FOUNDATION, State,
+    bd_ctz, bd_popcount, bit, card_rank, card_suit, deadlock_set, gen_legal, is_safe_home, make,
+    make_move, move_card, move_target, move_t, move_to_tuple, splitmix64, state_from_python, unmake,
 )
 from bakersdozen._search cimport (
     ST_INTERRUPTED, ST_NODE_LIMIT, ST_OUT_OF_MEMORY, ST_SOLVED, ST_TIME_LIMIT, ST_UNSOLVABLE,
@@ -65,6 +72,7 @@ from bakersdozen._search cimport (
 )
 from bakersdozen._spill cimport (
     RECORD_MAX, SP_ERROR, SP_FULL, SP_OK, Disk, Sink, read_full, sink_close, sink_put,
+    sink_write_out,
 )
 
 cdef extern from "Python.h":
@@ -239,6 +247,85 @@ cdef inline void unpack(const Layer* L, const uint64_t* rec, Enc* e) noexcept no
         v >>= 2
 
 
+
+cdef inline void put_le(uint8_t* p, uint64_t v, int n) noexcept nogil:
+    """The *n* low bytes of *v* at *p*, lowest first."""
+    cdef int i
+    for i in range(n):
+        p[i] = <uint8_t>(v >> (8 * i))
+
+
+cdef inline uint64_t get_le(const uint8_t* p, int n) noexcept nogil:
+    """The value of the *n* bytes at *p*, lowest first."""
+    cdef uint64_t v = 0
+    cdef int i
+    for i in range(n):
+        v |= (<uint64_t>p[i]) << (8 * i)
+    return v
+
+
+# The bits of a layer key in a kept block's trailer (the bytes per position above them).
+cdef uint64_t KEY_BITS = (1ULL << 56) - 1
+
+cdef enum:
+    # Most predecessors a position has: 13 top cards and 4 foundation tops,
+    # each from one of five places (on one of the four cards one rank higher,
+    # or its dealt place).
+    MAXPRED = 96
+
+
+# A kept stream read backward: a file (f) through a buffer of the bytes
+# [lo, hi) of it, or a stream in memory (mem).
+cdef struct Back:
+    FILE* f
+    const uint8_t* mem
+    uint8_t* buf
+    uint64_t cap
+    uint64_t lo
+    uint64_t hi
+
+
+cdef const uint8_t* back_get(Back* r, uint64_t a, uint64_t n) noexcept nogil:
+    """The bytes [a, a + n) of the stream, or NULL (a failed read, out of memory).
+    A file is read in pieces of ``cap`` bytes that end where the bytes asked
+    for end: a backward walk finds the next ones there."""
+    cdef uint64_t start, end = a + n
+    cdef uint8_t* nbuf
+    if r.f == NULL:
+        return r.mem + a
+    if a >= r.lo and end <= r.hi:
+        return r.buf + (a - r.lo)
+    if n > r.cap:
+        nbuf = <uint8_t*>realloc(r.buf, n)
+        if nbuf == NULL:
+            return NULL
+        r.buf = nbuf
+        r.cap = n
+    start = end - r.cap if end > r.cap else 0
+    if fseek(r.f, <long>start, SEEK_SET) != 0:
+        return NULL
+    if fread(r.buf, 1, end - start, r.f) != end - start:
+        return NULL
+    r.lo = start
+    r.hi = end
+    return r.buf + (a - start)
+
+
+cdef inline bint same_position(const State* a, const State* b) noexcept nogil:
+    """Whether two positions of one deal have the same columns and foundations."""
+    cdef int c, i
+    for c in range(4):
+        if a.found[c] != b.found[c]:
+            return False
+    for c in range(a.ncols):
+        if a.height[c] != b.height[c]:
+            return False
+        for i in range(a.height[c]):
+            if a.cols[c][i] != b.cols[c][i]:
+                return False
+    return True
+
+
 cdef class LayeredSearch:
     """The layered search of one position (module docstring; docs/engine.md).
 
@@ -281,6 +368,9 @@ cdef class LayeredSearch:
     cdef double deadline, next_signal_check
     cdef PyObject* progress_fn     # a callable progress(nodes, bytes), or NULL (progress_ref holds it)
     cdef object progress_ref
+    cdef PyObject* layers_fn       # progress.layers(value, most, stored, disk_bytes), or NULL
+    cdef object layers_ref         #   (the progress callable's attribute, if it has one)
+    cdef int most_progress         # the progress of the won position
     cdef double next_progress      # monotonic seconds of its next call
     cdef uint64_t* work            # positions of the layer being expanded, still to expand
     cdef uint64_t wlen, wcap       # words in use, words allocated
@@ -303,6 +393,19 @@ cdef class LayeredSearch:
     cdef PyObject* exc_type
     cdef PyObject* exc_value
     cdef PyObject* exc_tb
+    # the kept stream: every position expanded and not lost, for the winning
+    # line (docs/engine.md, "Winning lines from the layers")
+    cdef bint keep                 # write each expanded position to the kept stream
+    cdef bint kept_dropped         # in memory: the stream outgrew the budget and was let go
+    cdef uint8_t* kmem             # in memory: the stream, klen bytes of kcap (counted in bytes)
+    cdef uint64_t klen, kcap
+    cdef Sink ksink                # on disk: the kept file of the progress being expanded
+    cdef object kept_paths         # the bytes objects of the kept files' names, by progress
+    cdef uint64_t kcount           # positions in the block being written
+    cdef uint64_t kkey             # and its layer key
+    cdef int ksbytes               # and its bytes per position
+    cdef uint64_t won_lkey         # the position whose move home won (one card left):
+    cdef Enc won_enc               #   its layer key and its moved cards' supports
 
     def __cinit__(self, columns, foundations=(0, 0, 0, 0), int ranks=13, play=None, *,
                   double memory_mb=512.0):
@@ -324,6 +427,12 @@ cdef class LayeredSearch:
         memset(self.sinks, 0, sizeof(self.sinks))
         self.sink_paths = None
         self.exc_type = self.exc_value = self.exc_tb = NULL
+        self.keep = True
+        self.kept_dropped = False
+        self.kmem = NULL
+        self.klen = self.kcap = self.kcount = 0
+        memset(&self.ksink, 0, sizeof(Sink))
+        self.kept_paths = None
         state_from_python(&self.root, columns, foundations, ranks, play)
         if not (self.root.play.plain and self.root.play.dead and self.root.play.safe_home):
             raise ValueError(
@@ -382,6 +491,13 @@ cdef class LayeredSearch:
             raise MemoryError("cannot allocate the layered search's first arrays")
         memset(self.lmap, 0, self.lmap_cap * sizeof(int64_t))
         self.bytes = self.layers_cap * sizeof(Layer) + self.lmap_cap * 16
+        self.layers_fn = NULL
+        self.layers_ref = None
+        self.most_progress = 0
+        for p in range(4):
+            self.most_progress += self.root.ranks - self.root.found[p]
+        for c in range(self.root.ncols):
+            self.most_progress += self.canon[c][self.root.height[c]]
 
     def __dealloc__(self):
         cdef uint64_t i
@@ -399,6 +515,10 @@ cdef class LayeredSearch:
                 fclose(self.sinks[p].f)
             free(self.sinks[p].buf)
         free(self.chunk)
+        free(self.kmem)
+        if self.ksink.f != NULL:
+            fclose(self.ksink.f)
+        free(self.ksink.buf)
         Py_XDECREF(self.exc_type)
         Py_XDECREF(self.exc_value)
         Py_XDECREF(self.exc_tb)
@@ -432,9 +552,14 @@ cdef class LayeredSearch:
     # -- memory ---------------------------------------------------------------
 
     cdef bint charge(self, int64_t delta) noexcept nogil:
-        """Count *delta* bytes; False (nothing counted) if the budget would be passed."""
+        """Count *delta* bytes; False (nothing counted) if the budget would be passed
+        (the kept stream in memory is let go first: the layers come before the line)."""
         if delta > 0 and self.bytes + <uint64_t>delta > self.budget:
-            return False
+            if self.kcap == 0:
+                return False
+            self.drop_kept()
+            if self.bytes + <uint64_t>delta > self.budget:
+                return False
         self.bytes += delta
         if self.bytes > self.peak_bytes:
             self.peak_bytes = self.bytes
@@ -729,12 +854,16 @@ cdef class LayeredSearch:
         a file), freeing each, then forget them: -1, or a status."""
         cdef State s
         cdef uint64_t li
-        cdef int st
+        cdef int st, st2
         memcpy(&s, &self.root, sizeof(State))
         for li in range(self.nlayers):
+            self.keep_begin(<int64_t>li)
             st = self.expand_layer(<int64_t>li, &s)
+            st2 = self.keep_end()
             if st >= 0:
                 return st
+            if st2 >= 0:
+                return st2
         self.forget_layers()
         return -1
 
@@ -749,6 +878,329 @@ cdef class LayeredSearch:
         memset(self.lmap, 0, self.lmap_cap * sizeof(int64_t))
         for p in range(MAXPROGRESS + 1):
             self.plen[p] = 0
+
+
+    # -- the kept stream and the winning line ---------------------------------------
+    # (docs/engine.md, "Winning lines from the layers")  Each layer expanded
+    # writes a block: the record of each position it expands and finds not
+    # lost, in the order expanded (its slot's bytes, lowest first), then a
+    # trailer of 16 bytes: the number of records, and the layer key with the
+    # bytes per record in bits 56-60 (both words lowest byte first).
+
+    cdef int keep_put(self, const uint8_t* p, uint64_t n) noexcept nogil:
+        """Append *n* bytes to the kept stream: -1, or a status (on disk)."""
+        cdef uint64_t ncap
+        cdef uint8_t* nmem
+        cdef int st
+        if self.spill:
+            if self.ksink.len + n > self.ksink.cap:
+                st = sink_write_out(&self.disk, &self.ksink)
+                if st != SP_OK:
+                    return self.disk_status(st)
+            memcpy(self.ksink.buf + self.ksink.len, p, n)
+            self.ksink.len += n
+            return -1
+        if self.klen + n > self.kcap:
+            ncap = max(2 * self.kcap, 65536)
+            if self.bytes + (ncap - self.kcap) > self.budget:
+                self.drop_kept()     # no room for it: the line is left to the default search
+                return -1
+            nmem = <uint8_t*>realloc(self.kmem, ncap)
+            if nmem == NULL:
+                self.drop_kept()
+                return -1
+            self.kmem = nmem
+            self.bytes += ncap - self.kcap
+            if self.bytes > self.peak_bytes:
+                self.peak_bytes = self.bytes
+            self.kcap = ncap
+        memcpy(self.kmem + self.klen, p, n)
+        self.klen += n
+        return -1
+
+    cdef void drop_kept(self) noexcept nogil:
+        """Let the kept stream in memory go: the search keeps no line."""
+        free(self.kmem)
+        self.bytes -= self.kcap
+        self.kmem = NULL
+        self.klen = self.kcap = 0
+        self.keep = False
+        self.kept_dropped = True
+
+    cdef void keep_begin(self, int64_t li) noexcept nogil:
+        """Start the block of layer *li*."""
+        self.kcount = 0
+        self.kkey = self.layers[li].lkey
+        self.ksbytes = self.layers[li].sbytes
+
+    cdef int keep_position(self, const uint64_t* rec) noexcept nogil:
+        """Add the record *rec* to the block: -1, or a status."""
+        cdef uint8_t b[16]
+        if self.ksbytes == 16:
+            put_le(b, rec[0], 8)
+            put_le(b + 8, rec[1], 8)
+        else:
+            put_le(b, rec[0], self.ksbytes)
+        self.kcount += 1
+        return self.keep_put(b, self.ksbytes)
+
+    cdef int keep_end(self) noexcept nogil:
+        """End the block with its trailer (none for a block of no records): -1, or a status."""
+        cdef uint8_t b[16]
+        if not self.keep or self.kcount == 0:
+            return -1
+        put_le(b, self.kcount, 8)
+        put_le(b + 8, self.kkey | ((<uint64_t>self.ksbytes) << 56), 8)
+        self.kcount = 0
+        return self.keep_put(b, 16)
+
+    cdef uint64_t progress_of(self, uint64_t lkey) noexcept nogil:
+        """The progress of layer *lkey*: cards home and dealt cards moved since the root."""
+        cdef uint64_t n = 0
+        cdef int p, c
+        for p in range(4):
+            n += ((lkey >> (4 * p)) & 15) - self.root.found[p]
+        for c in range(self.root.ncols):
+            n += self.canon[c][self.root.height[c]] - self.dealt_left(lkey, c)
+        return n
+
+    cdef int add_record(self, uint64_t lkey, const Enc* e, int n, uint64_t* keys,
+                        uint64_t* recs) noexcept nogil:
+        """Add position *e* of layer *lkey* to the candidates: their count."""
+        cdef uint64_t m = self.moved_cards(lkey)
+        keys[n] = lkey
+        recs[2 * n + 1] = 0
+        pack_moved(m, 1 if bd_popcount(m) <= 31 else 2, e, &recs[2 * n])
+        return n + 1
+
+    cdef int add_origins(self, int y, uint64_t lkey, const Enc* e, int skip, int n,
+                         uint64_t* keys, uint64_t* recs) noexcept nogil:
+        """Add the positions of layer *lkey* (less the move of card *y*'s) whose
+        card *y* lay where it may have come from: on one of the four cards one
+        rank higher (but suit *skip*), or in its dealt place, on top of its
+        column's dealt part.  Their count."""
+        cdef Enc pe
+        cdef int u, c, i
+        if card_rank(y) < self.root.ranks:
+            for u in range(4):
+                if u != skip:
+                    pe = e[0]
+                    enc_set(&pe, y, u)
+                    n = self.add_record(lkey, &pe, n, keys, recs)
+        c = self.root.where[y]
+        if c != NO_COLUMN:
+            i = 0
+            while self.root.cols[c][i] != y:
+                i += 1
+            if self.canon[c][i + 1] == i + 1 and self.dealt_left(lkey, c) == self.canon[c][i]:
+                n = self.add_record(lkey + ((<uint64_t>(i + 1 - self.canon[c][i])) << self.pshift[c]),
+                                    e, n, keys, recs)
+        return n
+
+    cdef int predecessors(self, uint64_t lkey, const Enc* e, const State* t, uint64_t* keys,
+                          uint64_t* recs) noexcept nogil:
+        """The positions (*keys*, *recs*: layer keys and records) a legal move may
+        have come from to position *e* of layer *lkey* (decoded in *t*), and
+        more (each is checked by a move): their count, at most MAXPRED."""
+        cdef uint64_t ys = t.tops & self.moved_cards(lkey)
+        cdef int n = 0, y, p, r
+        while ys:           # a card moved onto a column: a top card off its dealt place
+            y = bd_ctz(ys)
+            ys &= ys - 1
+            n = self.add_origins(y, lkey, e, enc_bits(e, y), n, keys, recs)
+        for p in range(4):  # a card moved home: the top of a foundation above the root's
+            r = t.found[p]
+            if r > self.root.found[p]:
+                n = self.add_origins(4 * (r - 1) + p, lkey - (1ULL << (4 * p)), e, -1, n,
+                                     keys, recs)
+        return n
+
+    cdef object walk(self, list paths):
+        """The winning line, traced back from the won position through the kept
+        stream (in memory, or the files *paths* in order of progress): a list
+        of ``(card, source, target)`` moves, or None if the stream gives none
+        (damaged, or a read failed)."""
+        cdef State t, p, best
+        cdef Enc te, pe, best_pe
+        cdef uint64_t best_rec[2], best_j = 0
+        cdef bint have_best = False
+        cdef Layer tmp
+        cdef Back r
+        cdef move_t moves[MAXMOVES]
+        cdef uint64_t keys[MAXPRED]
+        cdef uint64_t recs[2 * MAXPRED]
+        cdef uint64_t tkey, trec[2], rkey, rrec[2], pos = 0, bstart = 0, bj = 0, bkey = 0
+        cdef uint64_t count, kw, e0, e1
+        cdef const uint8_t* q
+        cdef int seg, nseg, bsb = 0, ncand = 0, i, j, k, n, src, y, col, h
+        cdef bint found, wanted, first
+        memset(&r, 0, sizeof(Back))
+        line = []
+        best_move = None
+        # the root, and the won position with its last move
+        rkey = self.root_key()
+        te.lo = te.hi = 0
+        for col in range(self.root.ncols):
+            for h in range(self.canon[col][self.root.height[col]], self.root.height[col]):
+                enc_set(&te, self.root.cols[col][h], card_suit(self.root.cols[col][h - 1]))
+        self.add_record(rkey, &te, 0, keys, recs)
+        rrec[0] = recs[0]
+        rrec[1] = recs[1]
+        tkey = self.won_lkey
+        te = self.won_enc
+        memcpy(&t, &self.root, sizeof(State))
+        self.decode(tkey, &te, &t)
+        self.add_record(tkey, &te, 0, keys, recs)
+        trec[0] = recs[0]
+        trec[1] = recs[1]
+        y = bd_ctz(t.all_home & ~t.home)
+        line.append((y, t.where[y], -1))
+        nseg = len(paths) if paths else 1
+        seg = nseg
+        first = True        # the stream's last record is the won position: read it first
+        found = False
+        try:
+            while True:
+                if bj == 0 and have_best:
+                    # the block is read: its earliest record that leads to the
+                    # target is the next target (the line leaves the layer sooner)
+                    line.append(best_move)
+                    tkey = bkey
+                    te = best_pe
+                    trec[0] = best_rec[0]
+                    trec[1] = best_rec[1]
+                    memcpy(&t, &best, sizeof(State))
+                    bj = best_j
+                    have_best = False
+                    found = True
+                if found:
+                    if tkey == rkey and trec[0] == rrec[0] and trec[1] == rrec[1]:
+                        break
+                    ncand = self.predecessors(tkey, &te, &t, keys, recs)
+                    found = False
+                while bj == 0:
+                    if pos == 0:        # the segment before
+                        if r.f != NULL:
+                            fclose(r.f)
+                            r.f = NULL
+                        seg -= 1
+                        if seg < 0:
+                            return None
+                        if paths:
+                            r.f = fopen(<bytes>paths[seg], "rb")
+                            if r.f == NULL or fseek(r.f, 0, SEEK_END) != 0:
+                                return None
+                            pos = <uint64_t>ftell(r.f)
+                            r.lo = r.hi = 0
+                        else:
+                            r.mem = self.kmem
+                            pos = self.klen
+                        continue
+                    if pos < 16:
+                        return None
+                    q = back_get(&r, pos - 16, 16)
+                    if q == NULL:
+                        return None
+                    count = get_le(q, 8)
+                    kw = get_le(q + 8, 8)
+                    bsb = <int>(kw >> 56)
+                    bkey = kw & KEY_BITS
+                    if not (1 <= bsb <= 8 or bsb == 16) or count == 0 or \
+                            count > (pos - 16) // <uint64_t>bsb:
+                        return None
+                    bstart = pos - 16 - count * <uint64_t>bsb
+                    pos = bstart
+                    wanted = first
+                    for i in range(ncand):
+                        if keys[i] == bkey:
+                            wanted = True
+                            break
+                    bj = count if wanted else 0
+                bj -= 1
+                q = back_get(&r, bstart + bj * <uint64_t>bsb, <uint64_t>bsb)
+                if q == NULL:
+                    return None
+                e0 = get_le(q, 8 if bsb == 16 else bsb)
+                e1 = get_le(q + 8, 8) if bsb == 16 else 0
+                if first:
+                    if bkey != tkey or e0 != trec[0] or e1 != trec[1]:
+                        return None
+                    first = False
+                    found = True
+                    continue
+                for i in range(ncand):
+                    if keys[i] != bkey or recs[2 * i] != e0 or recs[2 * i + 1] != e1:
+                        continue
+                    # a predecessor stored before: the move that leads to the target
+                    tmp.moved = self.moved_cards(bkey)
+                    tmp.width = 1 if bd_popcount(tmp.moved) <= 31 else 2
+                    unpack(&tmp, &recs[2 * i], &pe)
+                    memcpy(&p, &self.root, sizeof(State))
+                    self.decode(bkey, &pe, &p)
+                    n = gen_legal(&p, moves)
+                    for j in range(n):
+                        src = make(&p, moves[j])
+                        k = same_position(&p, &t)
+                        unmake(&p, moves[j], src)
+                        if k:
+                            best_move = move_to_tuple(&p, moves[j])
+                            best_pe = pe
+                            best_rec[0] = e0
+                            best_rec[1] = e1
+                            memcpy(&best, &p, sizeof(State))
+                            best_j = bj
+                            have_best = True
+                            break
+                    if have_best and best_j == bj:
+                        break
+        finally:
+            if r.f != NULL:
+                fclose(r.f)
+            free(r.buf)
+        line.reverse()
+        return line
+
+    def trace(self, paths):
+        """The winning line of a disk search that reached a won position,
+        traced back through its kept files (*paths*: bytes, in order of
+        progress; the files must be complete, :meth:`close_files` called):
+        a list of ``(card, source, target)`` moves, or None if the files give none."""
+        if not all(isinstance(x, bytes) for x in paths):
+            raise ValueError("paths must be bytes objects")
+        return self.walk(list(paths))
+
+    def keep_to(self, paths):
+        """Write the kept stream of a disk search to files: *paths* (bytes) names
+        the file of each progress value, :data:`PROGRESS_VALUES` names."""
+        if not self.spill:
+            raise RuntimeError("spill_to() first")
+        if len(paths) != MAXPROGRESS + 1 or not all(isinstance(x, bytes) for x in paths):
+            raise ValueError(f"paths must be {MAXPROGRESS + 1} bytes objects")
+        self.kept_paths = list(paths)
+        if self.ksink.buf == NULL:
+            if not self.charge(<int64_t>self.sink_cap):
+                raise MemoryError("no room in the memory budget for the kept file's buffer")
+            self.ksink.buf = <uint8_t*>malloc(self.sink_cap)
+            if self.ksink.buf == NULL:
+                self.bytes -= self.sink_cap
+                raise MemoryError("cannot allocate the kept file's buffer")
+            self.ksink.cap = self.sink_cap
+        self.keep = True
+
+    cdef int keep_file(self, int progress) noexcept:
+        """Point the kept sink at the file of *progress* (the one before closed): -1, or a status."""
+        cdef const char* path
+        cdef int st
+        if self.kept_paths is None:
+            self.keep = False
+            return -1
+        path = <const char*>(<bytes>self.kept_paths[progress])
+        if self.ksink.path != path:
+            st = sink_close(&self.disk, &self.ksink)
+            if st != SP_OK:
+                return self.disk_status(st)
+            self.ksink.path = path
+        return -1
 
     # -- positions ----------------------------------------------------------------
 
@@ -830,6 +1282,10 @@ cdef class LayeredSearch:
             if any_blocked(s) or deadlock_set(s) != 0:
                 self.lost += 1
                 continue
+            if self.keep:
+                st = self.keep_position(&self.work[self.wlen])
+                if st >= 0:
+                    return st
             # the moves of the search generator (gen_search), unordered
             n = 0
             for col in range(s.ncols):
@@ -870,6 +1326,8 @@ cdef class LayeredSearch:
                 cmoved = self.layers[li].moved
                 if to == TO_FOUNDATION:
                     if s.left == 1:
+                        self.won_lkey = lkey
+                        self.won_enc = e
                         return ST_SOLVED
                     enc_set(&child, y, 0)
                     ckey += 1ULL << (4 * card_suit(y))
@@ -953,7 +1411,7 @@ cdef class LayeredSearch:
         cdef Enc e
         cdef int64_t li
         cdef uint64_t k
-        cdef int progress, col, h, st
+        cdef int progress, col, h, st, st2
         memcpy(&s, &self.root, sizeof(State))
         li = self.layer_of(self.root_key(), 0)
         if li < 0:
@@ -969,9 +1427,13 @@ cdef class LayeredSearch:
             k = 0
             while k < self.plen[progress]:
                 self.progress = progress
+                self.keep_begin(self.plist[progress][k])
                 st = self.expand_layer(self.plist[progress][k], &s)
+                st2 = self.keep_end()
                 if st >= 0:
                     return st
+                if st2 >= 0:
+                    return st2
                 k += 1
         return ST_UNSOLVABLE
 
@@ -985,7 +1447,31 @@ cdef class LayeredSearch:
             PyErr_Fetch(&self.exc_type, &self.exc_value, &self.exc_tb)
             return -1
         Py_XDECREF(result)
+        if self.layers_fn != NULL:
+            result = call_function(
+                self.layers_fn, "iiKK", self.progress, self.most_progress,
+                <unsigned long long>self.stored, <unsigned long long>self.disk.used
+            )
+            if result == NULL:
+                PyErr_Fetch(&self.exc_type, &self.exc_value, &self.exc_tb)
+                return -1
+            Py_XDECREF(result)
         return 0
+
+    cdef void take_progress(self, progress):
+        """Hold the progress callable (None: none) and its ``layers`` attribute, if any."""
+        self.progress_ref = progress
+        self.progress_fn = NULL if progress is None else <PyObject*>progress
+        self.layers_ref = getattr(progress, "layers", None) if progress is not None else None
+        if self.layers_ref is not None and not callable(self.layers_ref):
+            self.layers_ref = None
+        self.layers_fn = NULL if self.layers_ref is None else <PyObject*>self.layers_ref
+
+    cdef void drop_progress(self):
+        self.progress_fn = NULL
+        self.progress_ref = None
+        self.layers_fn = NULL
+        self.layers_ref = None
 
     def run(self, *, double time_limit=0.0, unsigned long long max_nodes=0,
             unsigned long long seed=0, progress=None):
@@ -1002,15 +1488,23 @@ cdef class LayeredSearch:
         progress : callable or None
             Called as ``progress(nodes, bytes)`` (the bytes the layers
             hold) at most five times a second, when the search looks for
-            signals; what it raises, the search raises.
+            signals; what it raises, the search raises.  If it has a
+            callable attribute ``layers``, that is called next as
+            ``progress.layers(value, most, stored, disk_bytes)``: the
+            progress value being expanded, that of a won position (the
+            greatest), the positions stored so far and the bytes of the
+            work directory's files (0 in memory).
 
         Returns
         -------
         tuple
-            ``(status, [], nodes, 1, positions)``: *status* one of the
-            statuses of :mod:`bakersdozen._search` (SOLVED: a won position
-            was reached; the search keeps no line to it), *positions* the
-            distinct positions stored.
+            ``(status, moves, nodes, 1, positions)``: *status* one of the
+            statuses of :mod:`bakersdozen._search`, *positions* the
+            distinct positions stored.  SOLVED: a won position was reached,
+            and *moves* is a winning line to it, ``(card, source, target)``
+            tuples traced back through the kept stream (empty when the
+            stream outgrew the budget and was let go: :attr:`stats`
+            ``kept`` 0; or when the position searched is won already).
 
         Raises
         ------
@@ -1032,21 +1526,24 @@ cdef class LayeredSearch:
         self.node_stop = max_nodes if max_nodes else ~0ULL
         if self.root.left == 0:
             return (ST_SOLVED, [], 0, 1, 0)
-        self.progress_ref = progress
-        self.progress_fn = NULL if progress is None else <PyObject*>progress
+        self.take_progress(progress)
         with nogil:
             start = now_seconds()
             self.deadline = start + time_limit if time_limit > 0 else 0.0
             self.next_signal_check = start + 0.02
             self.next_progress = start + PROGRESS_SECONDS
             st = self.run_layers()
-        self.progress_fn = NULL
-        self.progress_ref = None
+        self.drop_progress()
         if st == ST_INTERRUPTED:
             PyErr_Restore(self.exc_type, self.exc_value, self.exc_tb)
             self.exc_type = self.exc_value = self.exc_tb = NULL
             raise_pending()
-        return (st, [], self.nodes, 1, self.stored)
+        line = []
+        if st == ST_SOLVED and self.keep:
+            line = self.walk([])
+            if line is None:  # pragma: no cover  (the stream in memory is never damaged)
+                raise RuntimeError("internal error: the kept stream gives no winning line")
+        return (st, line, self.nodes, 1, self.stored)
 
     # -- the disk search's steps (driven by bakersdozen._disk) ---------------------
 
@@ -1105,13 +1602,11 @@ cdef class LayeredSearch:
         self.deadline = start + time_limit if time_limit > 0 else 0.0
         self.next_signal_check = start + 0.02
         self.next_progress = start + PROGRESS_SECONDS
-        self.progress_ref = progress
-        self.progress_fn = NULL if progress is None else <PyObject*>progress
+        self.take_progress(progress)
 
     def end(self):
         """End a run of disk steps (the progress callable is let go)."""
-        self.progress_fn = NULL
-        self.progress_ref = None
+        self.drop_progress()
 
     def expand_file(self, bytes path, int progress):
         """Load the file of records *path*, of layers of *progress*,
@@ -1126,6 +1621,9 @@ cdef class LayeredSearch:
         cdef FILE* f
         if not self.spill:
             raise RuntimeError("spill_to() first")
+        st = self.keep_file(progress) if self.keep else -1
+        if st >= 0:
+            return st
         f = fopen(path, "rb")
         if f == NULL:
             raise_errno(path)
@@ -1315,6 +1813,10 @@ cdef class LayeredSearch:
                 st2 = sink_close(&self.disk, &self.sinks[p])
                 if st2 != SP_OK and st < 0:
                     st = self.disk_status(st2)
+        if self.ksink.f != NULL or self.ksink.len:
+            st2 = sink_close(&self.disk, &self.ksink)
+            if st2 != SP_OK and st < 0:
+                st = self.disk_status(st2)
         return st
 
     def drop_buffers(self):
@@ -1326,11 +1828,29 @@ cdef class LayeredSearch:
             if self.sinks[p].f != NULL:
                 fclose(self.sinks[p].f)
                 self.sinks[p].f = NULL
+        self.ksink.len = 0
+        self.kcount = 0
+        if self.ksink.f != NULL:
+            fclose(self.ksink.f)
+            self.ksink.f = NULL
 
     def memory(self):
         """``(budget, held, sink, chunk)``: the memory budget and the bytes held
         now, and the bytes of one file's write buffer and of the read buffer."""
         return (self.budget, self.bytes, self.sink_cap, self.chunk_cap)
+
+    @property
+    def keep_lines(self):
+        """Whether the search keeps its record of the positions it expands, to
+        trace a winning line back (True by default; the benchmarks set it
+        False, before the search runs, to measure what it costs)."""
+        return self.keep
+
+    @keep_lines.setter
+    def keep_lines(self, bint value):
+        if self.ran:
+            raise RuntimeError("keep_lines is set before the search runs")
+        self.keep = value
 
     @property
     def stack_words(self):
@@ -1391,11 +1911,14 @@ cdef class LayeredSearch:
         ``lost`` (positions found lost), ``progress`` (the progress, cards
         home plus dealt cards moved, of the layers expanded last),
         ``top_progress`` (the greatest progress reached), ``peak_bytes`` and
-        ``budget`` (bytes)."""
+        ``budget`` (bytes), ``kept`` (1 while the kept stream is kept, 0
+        once let go) and ``kept_bytes`` (the bytes of the kept stream in
+        memory; 0 on disk)."""
         return {"layers": self.made, "largest": self.largest,
                 "peak_positions": self.peak_live, "lost": self.lost,
                 "progress": self.progress, "top_progress": self.top_progress,
-                "peak_bytes": self.peak_bytes, "budget": self.budget}
+                "peak_bytes": self.peak_bytes, "budget": self.budget,
+                "kept": int(self.keep), "kept_bytes": self.klen}
 
 
 cdef int raise_errno(bytes path) except -1:

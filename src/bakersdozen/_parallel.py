@@ -158,6 +158,9 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
     columns, foundations, ranks, play = task["position"]
     search = _layers.LayeredSearch(columns, foundations, ranks, tuple(play),
                                    memory_mb=float(task["memory_mb"]))
+    # a task's win is traced by no stream: the driver's caller finds the line
+    # with the default search (docs/engine.md, "Winning lines from the layers")
+    search.keep_lines = False
     if task["kind"] == "split":
         names = [output_file(p, ident, attempt, k) for k in range(int(task["parts"]))]
         sinks = [output_file(q, ident, attempt) for q in range(_layers.PROGRESS_VALUES)]

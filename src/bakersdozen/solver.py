@@ -361,8 +361,11 @@ class LayersSearch:
     It is no way to win a deal: it expands every position of the early
     layers before any of the later ones, and a winnable deal's layers are
     wide (deal 24 runs out of 1 GiB).  When it does reach a won position,
-    it keeps no line to it, and the default search (``"dfs"``) finds one
-    with what is left of the limits.
+    its winning line is traced back through a record it keeps of the
+    positions it expanded (docs/engine.md, "Winning lines from the
+    layers"): in memory, within *memory_mb* (when the record outgrows it,
+    it is let go, and the default search, ``"dfs"``, finds the line with
+    what is left of the limits); on disk, in the work directory.
 
     With *work_dir*, the layers not being expanded are kept in files of
     that directory instead (:class:`bakersdozen._disk.DiskLayers`,
@@ -422,7 +425,7 @@ class LayersSearch:
         """Decide the position: ``(status, moves, nodes, rounds, positions)``.
 
         *seed* only reaches the default search that finds the line of a
-        winnable position.
+        winnable position when the layers kept none.
         """
         start = time.perf_counter()
         try:
@@ -436,9 +439,12 @@ class LayersSearch:
         # nodes before a resumed run's checkpoint were spent by earlier runs
         spent = nodes - getattr(self._layers, "resumed_nodes", 0)
         del self._layers  # its memory goes back before the line is looked for
-        if status != _search.SOLVED:
+        if status != _search.SOLVED or raw or not any(self._args[0]):
+            # the line traced back through the layers (or the position is won)
             return status, raw, nodes, rounds, stored
-        # a won position was reached; its line needs a budget left
+        # a won position was reached, and the layers kept no line (their
+        # record outgrew the memory budget): the default search finds one,
+        # if a budget is left
         if max_nodes > 0 and spent >= max_nodes:
             return _search.NODE_LIMIT, [], nodes, rounds, stored
         left_time, left_nodes = _left(start, time_limit, max_nodes, spent)

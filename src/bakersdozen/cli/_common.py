@@ -10,6 +10,7 @@ import argparse
 import math
 import os
 import sys
+import time
 
 from .._files import BOARD_LIMIT, MOVES_LIMIT, display_name, read_text
 from ..errors import ParseError
@@ -29,7 +30,7 @@ __all__ = [
     "MAX_MEMORY_MB", "MAX_TIME_LIMIT",
     "positive_float", "time_limit", "memory_mb", "file_name", "positive_int", "seed_int", "deal_number",
     "add_limit_arguments", "add_rules_arguments", "rules_from_args", "read_board", "read_moves_file", "check_writable", "write_html", "error", "Formatter",
-    "PROGRESS_DELAY", "SearchProgress", "search_progress",
+    "PROGRESS_DELAY", "LayersProgress", "SearchProgress", "search_progress",
 ]
 
 EXIT_OK: Final = 0
@@ -484,18 +485,54 @@ class SearchProgress:
         self._bar.close()
 
 
-class search_progress:
-    """``with search_progress("solve") as progress:``: a :class:`SearchProgress`
-    when standard error is a terminal, else None; closed on leaving."""
+class LayersProgress(SearchProgress):
+    """The progress line of the layered search (``solve --layers``): that of
+    :class:`SearchProgress`, and the progress value being expanded out of
+    the greatest (a won position's), the positions stored, the bytes of the
+    work directory's files (``--work-dir``) and an estimate of the time left.
+
+    The layered search calls :meth:`layers` after each ``(nodes, bytes)``
+    call.  The estimate assumes that the progress values left take as long
+    as those done, on average: the time so far times the values left over
+    those done.  It is rough: the middle values hold the most positions, so
+    it is low while they are ahead and high once they are done.
+    """
 
     def __init__(self, command: str) -> None:
+        super().__init__(command)
+        self._held = 0
+        self._start = time.monotonic()
+
+    def __call__(self, nodes: int, held: int) -> None:
+        self._held = held
+        super().__call__(nodes, held)
+
+    def layers(self, value: int, most: int, stored: int, disk: int) -> None:
+        """Show progress value *value* of *most*, *stored* positions, *disk* bytes."""
+        from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
+
+        elapsed = time.monotonic() - self._start
+        left = (tqdm.format_interval(elapsed * (most - value) / value)
+                if 0 < value <= most else "?")
+        self._bar.set_postfix_str(
+            f"{self._held / 2**20:,.0f} MiB, progress {value}/{most}, "
+            f"{tqdm.format_sizeof(stored)} stored, {disk / 2**20:,.1f} MiB disk, "
+            f"~{left} left", refresh=True)
+
+
+class search_progress:
+    """``with search_progress("solve") as progress:``: a :class:`SearchProgress`
+    (a :class:`LayersProgress` with *layers*) when standard error is a
+    terminal, else None; closed on leaving."""
+
+    def __init__(self, command: str, layers: bool = False) -> None:
         self._progress: SearchProgress | None = None
         try:
             terminal = sys.stderr.isatty()
         except (AttributeError, ValueError):  # closed or replaced by a test
             terminal = False
         if terminal:
-            self._progress = SearchProgress(command)
+            self._progress = LayersProgress(command) if layers else SearchProgress(command)
 
     def __enter__(self) -> SearchProgress | None:
         return self._progress

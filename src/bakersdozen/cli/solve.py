@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     method = ("shortest" if args.shortest else "proof" if args.proof
               else "layers" if args.layers else "dfs")
     try:
-        with search_progress("solve") as progress:
+        with search_progress("solve", layers=method == "layers") as progress:
             solution = solve(
                 deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
                 memory_mb=args.memory_mb, seed=args.seed, method=method, progress=progress,
