@@ -250,9 +250,11 @@ print(search.run())
 """
 
 
-def _kill_when(work_dir: Path, nodes: int, timeout: float = 120) -> None:
-    """Run the child on *work_dir*; SIGKILL it once its manifest has passed *nodes*."""
-    with started([sys.executable, "-c", _CHILD, str(DEAL_1M), str(work_dir)]) as child:
+def kill_when(work_dir: Path, nodes: int, code: str = _CHILD, timeout: float = 120) -> None:
+    """Run *code* (a search of deal DEAL_1M that resumes in the directory of
+    its second argument) on *work_dir*; SIGKILL it once its manifest has
+    passed *nodes*."""
+    with started([sys.executable, "-c", code, str(DEAL_1M), str(work_dir)]) as child:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
@@ -275,8 +277,8 @@ def test_killed_twice_then_resumed(tmp_path: Path) -> None:
     # parts of 16 KB: a checkpoint every few thousand positions
     deal = Deal.pysol(DEAL_1M)
     memory = in_memory(deal)
-    _kill_when(tmp_path, 500_000)
-    _kill_when(tmp_path, 1_500_000)
+    kill_when(tmp_path, 500_000)
+    kill_when(tmp_path, 1_500_000)
     disk = on_disk(deal, tmp_path, memory_mb=4, resume=True)
     assert memory[0] == (_search.UNSOLVABLE, 3001011, 1189745)
     assert_same(memory, disk)

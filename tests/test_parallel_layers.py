@@ -14,9 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -29,8 +27,7 @@ from bakersdozen.cli import main
 from bakersdozen.errors import ArgumentError
 from bakersdozen.solver import _engine_args
 from brute import brute_force_solvable
-from children import started
-from test_disk_layers import DEAL_1M, MEMORY_MB, assert_same, in_memory, manifest
+from test_disk_layers import DEAL_1M, MEMORY_MB, assert_same, in_memory, kill_when, manifest
 from test_solver import reduced_deal
 
 
@@ -200,33 +197,13 @@ print(search.run())
 """
 
 
-def _kill_when(work_dir: Path, nodes: int, timeout: float = 180) -> None:
-    """Run the child on *work_dir*; SIGKILL it once its manifest has passed *nodes*."""
-    with started([sys.executable, "-c", _CHILD, str(DEAL_1M), str(work_dir)]) as child:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                counts = manifest(work_dir)["counts"]
-            except (OSError, ValueError):  # not written yet
-                counts = {"nodes": 0}
-            if counts["nodes"] >= nodes:  # type: ignore[index]
-                break
-            assert child.poll() is None, "the search ended before it was killed"
-            time.sleep(0.01)
-        else:  # pragma: no cover
-            pytest.fail(f"no checkpoint past {nodes} nodes in {timeout} s")
-        os.killpg(child.pid, signal.SIGKILL)
-        child.wait(30)
-    assert manifest(work_dir)["state"] == "running"
-
-
 def test_driver_killed_twice_then_resumed(tmp_path: Path) -> None:
     # the driver and its threads SIGKILLed in the middle of tasks: their
     # files are not listed, the resume deletes them and runs the tasks again
     deal = Deal.pysol(DEAL_1M)
     memory = in_memory(deal)
-    _kill_when(tmp_path, 500_000)
-    _kill_when(tmp_path, 1_500_000)
+    kill_when(tmp_path, 500_000, _CHILD, timeout=180)
+    kill_when(tmp_path, 1_500_000, _CHILD, timeout=180)
     par = in_parallel(deal, tmp_path, 2, memory_mb=4, resume=True)
     assert memory[0] == (_search.UNSOLVABLE, 3001011, 1189745)
     assert_same(memory, par)

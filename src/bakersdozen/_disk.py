@@ -37,7 +37,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from . import _layers, _search
 from .errors import ArgumentError, BakersDozenError
@@ -99,6 +99,52 @@ def _sync(path: str, directory: bool = False) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def read_manifest(directory: str, where: str, kind: tuple[str, int], position: Any,
+                  others: Mapping[tuple[str, int], str] | None = None) -> dict[str, Any]:
+    """The manifest of *directory*, checked: a run of *kind* (format, version)
+    on *position* in this machine's byte order.
+
+    Raises ArgumentError (naming *where*) for a manifest that cannot be read,
+    another format or version (with the message of *others* for the kinds it
+    names), another byte order or another position.
+    """
+    try:
+        with open(os.path.join(directory, MANIFEST), encoding="utf-8") as f:
+            manifest = json.load(f)
+        if not isinstance(manifest, dict):
+            raise ValueError("not an object")
+        found = (manifest.get("format"), manifest.get("version"))
+    except (OSError, ValueError) as error:
+        raise ArgumentError(f"{where}: {MANIFEST} cannot be read: {error}") from None
+    if others and found in others:
+        raise ArgumentError(f"{where} {others[found]}")  # type: ignore[index]
+    if found != kind:
+        raise ArgumentError(
+            f"{where} holds a run of format {found[0]!r} version {found[1]!r}; this "
+            f"version of bakersdozen reads {kind[0]!r} version {kind[1]}")
+    if manifest.get("byteorder") != sys.byteorder:
+        raise ArgumentError(
+            f"{where} holds records in {manifest.get('byteorder')!r}-endian words, and "
+            f"this machine is {sys.byteorder}-endian")
+    if manifest.get("position") != position:
+        raise ArgumentError(
+            f"{where} holds the layered search of another position or other rules: "
+            f"give another directory for this one")
+    return manifest
+
+
+def write_manifest(directory: str, manifest: dict[str, Any]) -> None:
+    """Write *manifest* into *directory* whole or not at all: a temporary
+    file, fsync, rename, fsync of the directory."""
+    temp = os.path.join(directory, MANIFEST + ".tmp")
+    with open(temp, "w", encoding="utf-8") as out:
+        json.dump(manifest, out, sort_keys=True)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(temp, os.path.join(directory, MANIFEST))
+    _sync(directory, directory=True)
 
 
 class DiskLayers:
@@ -201,37 +247,11 @@ class DiskLayers:
         return manifest
 
     def _read_manifest(self, where: str) -> dict[str, Any]:
-        try:
-            with open(self._path(MANIFEST), encoding="utf-8") as f:
-                manifest = json.load(f)
-            if not isinstance(manifest, dict):
-                raise ValueError("not an object")
-            kind = (manifest.get("format"), manifest.get("version"))
-        except (OSError, ValueError) as error:
-            raise ArgumentError(f"{where}: {MANIFEST} cannot be read: {error}") from None
-        if kind != (FORMAT, VERSION):
-            raise ArgumentError(
-                f"{where} holds a run of format {kind[0]!r} version {kind[1]!r}; this "
-                f"version of bakersdozen reads {FORMAT!r} version {VERSION}")
-        if manifest.get("byteorder") != sys.byteorder:
-            raise ArgumentError(
-                f"{where} holds records in {manifest.get('byteorder')!r}-endian words, and "
-                f"this machine is {sys.byteorder}-endian")
-        if manifest.get("position") != self._position:
-            raise ArgumentError(
-                f"{where} holds the layered search of another position or other rules: "
-                f"give another directory for this one")
-        return manifest
+        return read_manifest(self._dir, where, (FORMAT, VERSION), self._position)
 
     def _write_manifest(self, manifest: dict[str, Any]) -> None:
-        """Write *manifest* whole or not at all: a temporary file, fsync, rename, fsync."""
-        temp = self._path(MANIFEST + ".tmp")
-        with open(temp, "w", encoding="utf-8") as out:
-            json.dump(manifest, out, sort_keys=True)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, self._path(MANIFEST))
-        _sync(self._dir, directory=True)
+        """Write *manifest* whole or not at all (:func:`write_manifest`)."""
+        write_manifest(self._dir, manifest)
         self._manifest = manifest
 
     def _restore_files(self) -> int:

@@ -1645,56 +1645,7 @@ cdef class LayeredSearch:
         :data:`DAMAGED`, :data:`IO_ERROR`); the part files are closed.
         :attr:`one_layer` then says whether the records were all of one layer.
         """
-        cdef uint64_t n = len(part_paths), i, cap
-        cdef Sink* parts
-        cdef FILE* f
-        cdef int st, st2
-        if not self.spill:
-            raise RuntimeError("spill_to() first")
-        if n == 0 or not all(isinstance(x, bytes) for x in part_paths):
-            raise ValueError("part_paths must be bytes objects, at least one")
-        names = list(part_paths)
-        # the parts' buffers share a sixth of the budget, 1 KiB to 1 MiB each
-        cap = min(max(self.budget // 6 // n, 1024), 1048576) & ~7ULL
-        if not self.charge(<int64_t>(n * (cap + sizeof(Sink)))):
-            return ST_OUT_OF_MEMORY
-        parts = <Sink*>malloc(n * sizeof(Sink))
-        if parts == NULL:
-            self.bytes -= n * (cap + sizeof(Sink))
-            return ST_OUT_OF_MEMORY
-        memset(parts, 0, n * sizeof(Sink))
-        st = -1
-        for i in range(n):
-            parts[i].path = <const char*>(<bytes>names[i])
-            parts[i].cap = cap
-            parts[i].buf = <uint8_t*>malloc(cap)
-            if parts[i].buf == NULL:
-                st = ST_OUT_OF_MEMORY
-        f = NULL
-        self.salt = salt
-        self.first_key = ~0ULL
-        self.mixed = False
-        if st < 0:
-            f = fopen(path, "rb")
-            if f == NULL:
-                st = ST_IO_ERROR
-                self.errno_ = errno
-        if st < 0:
-            with nogil:
-                st = self.read_records(f, 0, parts, n)
-                fclose(f)
-        for i in range(n):
-            if st < 0:
-                st2 = sink_close(&self.disk, &parts[i])
-                if st2 != SP_OK:
-                    st = self.disk_status(st2)
-            elif parts[i].f != NULL:
-                fclose(parts[i].f)
-            free(parts[i].buf)
-        free(parts)
-        self.bytes -= n * (cap + sizeof(Sink))
-        self._raise_interrupted(st)
-        return st
+        return self.split_files([path], part_paths, salt)
 
     # -- several files at once (the parallel disk search, bakersdozen._parallel) --
 

@@ -333,40 +333,12 @@ class ParallelLayers:
         return manifest
 
     def _read_manifest(self, where: str) -> dict[str, Any]:
-        try:
-            with open(self._path(_disk.MANIFEST), encoding="utf-8") as f:
-                manifest = json.load(f)
-            if not isinstance(manifest, dict):
-                raise ValueError("not an object")
-            kind = (manifest.get("format"), manifest.get("version"))
-        except (OSError, ValueError) as error:
-            raise ArgumentError(f"{where}: {_disk.MANIFEST} cannot be read: {error}") from None
-        if kind == (_disk.FORMAT, _disk.VERSION):
-            raise ArgumentError(
-                f"{where} holds a run of the layered search in one process: resume it "
-                f"without jobs (--jobs) or a scheduler")
-        if kind != (FORMAT, VERSION):
-            raise ArgumentError(
-                f"{where} holds a run of format {kind[0]!r} version {kind[1]!r}; this "
-                f"version of bakersdozen reads {FORMAT!r} version {VERSION}")
-        if manifest.get("byteorder") != sys.byteorder:
-            raise ArgumentError(
-                f"{where} holds records in {manifest.get('byteorder')!r}-endian words, and "
-                f"this machine is {sys.byteorder}-endian")
-        if manifest.get("position") != self._position:
-            raise ArgumentError(
-                f"{where} holds the layered search of another position or other rules: "
-                f"give another directory for this one")
-        return manifest
+        return _disk.read_manifest(self._dir, where, (FORMAT, VERSION), self._position, {
+            (_disk.FORMAT, _disk.VERSION): "holds a run of the layered search in one "
+            "process: resume it without jobs (--jobs) or a scheduler"})
 
     def _write_manifest(self, manifest: dict[str, Any]) -> None:
-        temp = self._path(_disk.MANIFEST + ".tmp")
-        with open(temp, "w", encoding="utf-8") as out:
-            json.dump(manifest, out, sort_keys=True)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, self._path(_disk.MANIFEST))
-        _disk._sync(self._dir, directory=True)
+        _disk.write_manifest(self._dir, manifest)
         self._manifest = manifest
 
     def _restore_files(self) -> None:
