@@ -1,7 +1,7 @@
 """Costs and figures of docs/difficulty.md: rate() seconds per deal, the player's win rate.
 
     python bench/difficulty.py rate   --game G A-B      # median, p90 seconds of rate()
-    python bench/difficulty.py player --game G A-B [--rollouts R] [--seed S]
+    python bench/difficulty.py player --game G A-B [--rollouts R] [--playout-moves M] [--seed S]
     python bench/difficulty.py player --game G A-B --greedy [--lookahead L] [--seed S]
 
 Run sequentially on a quiet machine; the figures go into docs/difficulty.md
@@ -30,6 +30,8 @@ def main() -> int:
     parser.add_argument("--greedy", action="store_true", help="the greedy player, not Monte Carlo")
     parser.add_argument("--rollouts", type=int, default=None,
                         help="playouts per move (default: the game's PLAYER_ROLLOUTS)")
+    parser.add_argument("--playout-moves", type=int, default=None,
+                        help="moves per playout (default: the game's PLAYER_PLAYOUT_MOVES)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     deals = list(DealRange(args.deals))
@@ -55,7 +57,8 @@ def main() -> int:
             if args.greedy:
                 result = play_greedy(deal, seed=args.seed, lookahead=args.lookahead)
             else:
-                result = play_rollouts(deal, seed=args.seed, rollouts=args.rollouts)
+                result = play_rollouts(deal, seed=args.seed, rollouts=args.rollouts,
+                                       playout_moves=args.playout_moves)
             assert result.won == check(deal, result.moves).won
             won += result.won
         low, high = wilson_interval(won, len(deals))

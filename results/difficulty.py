@@ -183,7 +183,7 @@ def command_validate(args: argparse.Namespace) -> int:
     span = "all" if args.deals is None else f"{args.deals[0]}-{args.deals[1]}"
     if args.player == "rollouts":
         print(f"player: play_rollouts rollouts={args.rollouts or 'per game'} "
-              f"playout_moves={args.playout_moves} seed={args.seed}; deals {span}")
+              f"playout_moves={args.playout_moves or 'per game'} seed={args.seed}; deals {span}")
     else:
         print(f"player: play_greedy lookahead={args.lookahead} seed={args.seed}; deals {span}")
     print("| game | grade | deals | won | win rate | 95 % Wilson interval |")
@@ -384,7 +384,9 @@ def main(argv: list[str] | None = None) -> int:
                           help="only these deals (keep them apart from the tuning set)")
     validate.add_argument("--rollouts", type=_positive, default=None,
                           help="playouts per move (default: the game's PLAYER_ROLLOUTS)")
-    validate.add_argument("--playout-moves", type=_positive, default=DEFAULT_PLAYOUT_MOVES)
+    validate.add_argument("--playout-moves", type=_positive, default=None,
+                          help="moves per playout (default: the game's PLAYER_PLAYOUT_MOVES, "
+                               f"else {DEFAULT_PLAYOUT_MOVES})")
     validate.add_argument("--lookahead", type=_positive, default=DEFAULT_LOOKAHEAD,
                           help="of the greedy player")
     validate.add_argument("--seed", type=int, default=0)

@@ -21,7 +21,8 @@ from bakersdozen import ArgumentError, Deal, Verdict, check, legal_moves, solve
 from bakersdozen.cli import main
 from bakersdozen.difficulty import (
     GRADES, LINE_BITS, PLAYER_ROLLOUTS, Rating, Step, difficulty_of, evaluate, grade_of,
-    grade_table, load_cuts, play_greedy, play_rollouts, player_rollouts, rate, shipped_cuts,
+    grade_table, load_cuts, play_greedy, play_rollouts, player_playout_moves, player_rollouts, rate,
+    shipped_cuts,
 )
 from bakersdozen.rules import PRESETS
 from brute import brute_force_solvable, shortest_win_length
@@ -416,7 +417,8 @@ def test_a_stopped_run_keeps_its_finished_deals_and_resumes(how: str, tmp_path: 
 
 def test_the_monte_carlo_players_games_replay_and_repeat() -> None:
     wins = 0
-    for game in ("bakers_dozen", "good_measure", "spanish_patience", "castles_in_spain"):
+    for game in ("bakers_dozen", "good_measure", "spanish_patience", "castles_in_spain",
+                 "spanish_patience_ii"):
         for number in range(1, 9):
             deal = Deal.pysol(number, game=game)
             played = play_rollouts(deal, seed=5)
@@ -425,7 +427,7 @@ def test_the_monte_carlo_players_games_replay_and_repeat() -> None:
             if not played.won:
                 assert not replay.position.is_won
             assert played.policy == (f"rollouts={player_rollouts(deal.rules)} "
-                                     "playout_moves=200")
+                                     f"playout_moves={player_playout_moves(deal.rules)}")
             assert play_rollouts(deal, seed=5) == played  # the same seed, the same game
             wins += played.won
     assert wins > 0
@@ -445,6 +447,18 @@ def test_player_rollouts_by_preset() -> None:
 
     other = PRESETS["good_measure"].replace(empty_column=EmptyColumn.ANY_CARD)
     assert player_rollouts(other) == 8
+
+
+def test_player_playout_moves_by_preset() -> None:
+    assert player_playout_moves(PRESETS["spanish_patience_ii"]) == 1
+    assert player_playout_moves(PRESETS["bakers_dozen"]) == 200
+    # Rules like a preset's but changed are not that preset: the default.
+    other = PRESETS["spanish_patience_ii"].replace(foundation_return=True)
+    assert other != PRESETS["spanish_patience_ii"]
+    assert player_playout_moves(other) == 200
+    deal = Deal.pysol(3, game="spanish_patience_ii")
+    assert play_rollouts(deal, seed=1).policy == "rollouts=1 playout_moves=1"
+    assert play_rollouts(deal, seed=1, playout_moves=50).policy == "rollouts=1 playout_moves=50"
 
 
 @pytest.mark.parametrize(("kwargs", "error", "words"), [

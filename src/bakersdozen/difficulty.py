@@ -97,6 +97,7 @@ __all__ = [
     "Rating", "Step", "PlayResult", "rate", "difficulty_of", "grade_of", "grade_table",
     "shipped_cuts", "load_cuts", "play_rollouts", "player_rollouts", "play_greedy", "evaluate",
     "rate_deal", "play_deal", "PLAYER_ROLLOUTS", "DEFAULT_ROLLOUTS", "DEFAULT_PLAYOUT_MOVES",
+    "PLAYER_PLAYOUT_MOVES", "player_playout_moves",
     "DEFAULT_LOOKAHEAD", "MAX_PLAYER_MOVES",
 ]
 
@@ -126,10 +127,16 @@ DEFAULT_ROLLOUTS: Final = 8
 #: player"), where win rates have the most room to differ between grades.
 PLAYER_ROLLOUTS: Final = MappingProxyType({
     "bakers_dozen": 2, "good_measure": 64, "castles_in_spain": 1, "portuguese_solitaire": 2,
-    "spanish_patience": 2,
+    "spanish_patience": 2, "spanish_patience_ii": 1,
 })
-#: Moves per playout of :func:`play_rollouts`.
+#: Moves per playout of :func:`play_rollouts` for a game without its own
+#: entry in :data:`PLAYER_PLAYOUT_MOVES`.
 DEFAULT_PLAYOUT_MOVES: Final = 200
+#: Moves per playout by preset, where a single playout of
+#: :data:`DEFAULT_PLAYOUT_MOVES` moves still wins most deals 1-500: the
+#: Spanish Patience II player with one playout of 200 moves won 98.4 % of
+#: them, with one playout of one move 77.2 % (docs/difficulty.md, "The player").
+PLAYER_PLAYOUT_MOVES: Final = MappingProxyType({"spanish_patience_ii": 1})
 
 
 @frozen_value
@@ -624,8 +631,19 @@ def player_rollouts(rules: Rules) -> int:
     return DEFAULT_ROLLOUTS
 
 
+def player_playout_moves(rules: Rules) -> int:
+    """The moves per playout :func:`play_rollouts` uses for *rules* by default:
+    :data:`PLAYER_PLAYOUT_MOVES` of a preset's own rules, else
+    :data:`DEFAULT_PLAYOUT_MOVES`."""
+    from .rules import PRESETS
+
+    if PRESETS.get(rules.name) == rules:
+        return PLAYER_PLAYOUT_MOVES.get(rules.name, DEFAULT_PLAYOUT_MOVES)
+    return DEFAULT_PLAYOUT_MOVES
+
+
 def play_rollouts(deal: Deal, seed: int = 0, rollouts: int | None = None,
-                  playout_moves: int = DEFAULT_PLAYOUT_MOVES) -> PlayResult:
+                  playout_moves: int | None = None) -> PlayResult:
     """Play *deal* with the Monte Carlo player (no solver; docs/difficulty.md, "The player").
 
     At each turn: a card that can go to a foundation goes (the first in
@@ -662,8 +680,10 @@ def play_rollouts(deal: Deal, seed: int = 0, rollouts: int | None = None,
         Playouts per candidate move, 1..1024; more play stronger (and cost
         proportionally).  None: the preset's :data:`PLAYER_ROLLOUTS`
         (:data:`DEFAULT_ROLLOUTS` for other rules).
-    playout_moves : int
-        Moves per playout, 1..1000.
+    playout_moves : int or None
+        Moves per playout, 1..1000.  None: the preset's
+        :data:`PLAYER_PLAYOUT_MOVES` (:data:`DEFAULT_PLAYOUT_MOVES` for
+        other rules).
 
     Returns
     -------
@@ -683,6 +703,8 @@ def play_rollouts(deal: Deal, seed: int = 0, rollouts: int | None = None,
         raise TypeError(f"play_rollouts() needs a Deal, not {type(deal).__name__}")
     if rollouts is None:
         rollouts = player_rollouts(deal.rules)
+    if playout_moves is None:
+        playout_moves = player_playout_moves(deal.rules)
     for name, value, high in (("seed", seed, 2**64 - 1), ("rollouts", rollouts, 1024),
                               ("playout_moves", playout_moves, 1000)):
         if isinstance(value, bool) or not isinstance(value, int):
@@ -715,7 +737,7 @@ def rate_deal(game: str, number: int, line_nodes: int = DEFAULT_LINE_NODES,
 
 
 def play_deal(game: str, number: int, seed: int = 0, player: str = "rollouts",
-              rollouts: int | None = None, playout_moves: int = DEFAULT_PLAYOUT_MOVES,
+              rollouts: int | None = None, playout_moves: int | None = None,
               lookahead: int = DEFAULT_LOOKAHEAD) -> tuple[int, bool]:
     """``(number, won)``: PySol deal *number* of *game* played by *player*,
     ``"rollouts"`` (:func:`play_rollouts`, with *rollouts* and *playout_moves*)
