@@ -272,7 +272,10 @@ def test_worker_killed_mid_run_loses_nothing(cluster: Cluster, tmp_path: Path) -
 def test_scheduler_lost_mid_run_then_resume(tmp_path: Path) -> None:
     own = Cluster(tmp_path, 1)
     out = tmp_path / "lost.jsonl"
-    count = 300
+    # Enough deals that the batches in flight when ten lines are written
+    # are far from all of them (with 300, a loaded machine once saw the
+    # survey finish before the scheduler was killed).
+    count = 1000
     args = [f"1-{count}", "--time-limit", "none", "--max-nodes", "500000",
             "--output", str(out)]
     try:
