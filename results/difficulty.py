@@ -2,6 +2,7 @@
 
     python results/difficulty.py run      --game G A-B --output FILE [--jobs J]
                                           [--line-nodes N] [--move-nodes N] [--shortest-nodes N]
+    python results/difficulty.py pack     FILE --output RATINGS.jsonl.gz
     python results/difficulty.py cuts     FILE [FILE ...] [--json]
     python results/difficulty.py validate FILE --cuts CUTS.json [--per-grade K]
                                           [--player rollouts|greedy] [--rollouts R]
@@ -16,6 +17,15 @@ cut short by a kill is ignored (and the deal rated again), so a killed run
 loses only the deals in progress.  Deals run in ``--jobs`` worker processes
 (:mod:`bakersdozen.survey.workers`: they die with the run; Ctrl-C stops it,
 exit status 130).
+
+``pack`` keeps a run's ratings in the repository (``results/ratings/``):
+it merges the lines of FILE into the gzipped RATINGS (made if need be),
+one line per game, deal and budgets (FILE's where both have one), sorted,
+without the two long fields, ``line`` and ``steps``; what ``cuts``,
+``validate`` and ``publish`` read is kept, and the lines of a packed file,
+unzipped into a ``run``'s FILE, count as done, so a run of several
+sessions resumes from it (``gzip -dc RATINGS.jsonl.gz > FILE``).  Every
+command reads a FILE ending in ``.gz`` as gzipped.
 
 ``cuts`` reads such files (one game each, or several) and prints, per game,
 the quartiles of the scores of the rated (solved) deals: the cut-points
@@ -37,6 +47,7 @@ docs/difficulty.md gives the commands of the full run.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import sys
@@ -56,9 +67,13 @@ EXIT_INTERRUPTED = 130
 
 
 def read_lines(path: str) -> list[dict[str, Any]]:
-    """The complete JSON lines of *path* ([] if it does not exist); a broken line is skipped."""
+    """The complete JSON lines of *path* ([] if it does not exist; gzipped if
+    its name ends in ``.gz``); a broken line is skipped."""
     try:
-        stream = open(path, encoding="utf-8")
+        if path.endswith(".gz"):
+            stream = gzip.open(path, "rt", encoding="utf-8")
+        else:
+            stream = open(path, encoding="utf-8")
     except FileNotFoundError:
         return []
     out = []
@@ -103,6 +118,37 @@ def pool_map(fn: Callable[..., Any], tasks: Iterable[tuple[Any, ...]], jobs: int
                 yield future.result()
     finally:
         stop(executor)
+
+
+#: The fields ``pack`` leaves out: the line and the figures of its every step
+#: (all but a few hundred bytes of a line).
+UNPACKED = ("line", "steps")
+
+
+def _identity(record: dict[str, Any]) -> tuple[Any, ...]:
+    return (record.get("game"), record["deal"], record.get("line_nodes"),
+            record.get("shortest_nodes"), record.get("move_nodes"))
+
+
+def command_pack(args: argparse.Namespace) -> int:
+    if not args.output.endswith(".gz"):
+        raise BakersDozenError(f"--output must name a .gz file, not {args.output!r}")
+    if not os.path.exists(args.file):
+        raise BakersDozenError(f"{args.file}: no such file")
+    merged = {_identity(r): r for r in read_lines(args.output)}
+    before = len(merged)
+    for record in read_lines(args.file):
+        merged[_identity(record)] = {k: v for k, v in record.items() if k not in UNPACKED}
+    lines = [json.dumps(merged[key]) + "\n"
+             for key in sorted(merged, key=lambda k: (str(k[0]), k[1], str(k[2:])))]
+    temporary = args.output + ".tmp"
+    with open(temporary, "wb") as raw:
+        # mtime 0 and no file name: the same ratings give the same bytes
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as stream:
+            stream.write("".join(lines).encode("utf-8"))
+    os.replace(temporary, args.output)
+    print(f"{args.output}: {len(merged)} ratings ({len(merged) - before} new)", file=sys.stderr)
+    return 0
 
 
 def command_run(args: argparse.Namespace) -> int:
@@ -358,6 +404,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--line-nodes", type=_positive, default=DEFAULT_LINE_NODES)
     run.add_argument("--move-nodes", type=_positive, default=DEFAULT_MOVE_NODES)
     run.add_argument("--shortest-nodes", type=_positive, default=DEFAULT_SHORTEST_NODES)
+    pack = sub.add_parser("pack", help="merge ratings into a gzipped file, without lines")
+    pack.add_argument("file", metavar="FILE")
+    pack.add_argument("--output", required=True, metavar="RATINGS.jsonl.gz")
     cuts = sub.add_parser("cuts", help="quartile cut-points of the difficulties")
     cuts.add_argument("files", nargs="+", metavar="FILE")
     cuts.add_argument("--deals", type=_span, metavar="A-B", help="only these deals")
@@ -393,7 +442,8 @@ def main(argv: list[str] | None = None) -> int:
     validate.add_argument("--jobs", type=_positive, default=1)
     args = parser.parse_args(argv)
     try:
-        return {"run": command_run, "cuts": command_cuts, "tune": command_tune,
+        return {"run": command_run, "pack": command_pack, "cuts": command_cuts,
+                "tune": command_tune,
                 "validate": command_validate, "publish": command_publish}[args.command](args)
     except KeyboardInterrupt:
         print(f"difficulty.py {args.command}: interrupted", file=sys.stderr)

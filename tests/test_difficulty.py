@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib.util
+import gzip
 import json
 import math
 import os
@@ -356,6 +357,40 @@ def test_batch_run_resumes_cuts_and_validates(tmp_path: Path, capsys: pytest.Cap
     for row in rows:
         deals = int(row[2])
         assert deals == (1 if row[1].strip() in graded else 0)
+
+
+def test_pack_keeps_what_the_grades_need_and_a_run_resumes_from_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    batch = _batch()
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    packed = tmp_path / "ratings.jsonl.gz"
+    assert batch.main(["run", "1-3", "--game", "castles_in_spain", "--output", str(first)]) == 0
+    assert batch.main(["pack", str(first), "--output", str(packed)]) == 0
+    assert "3 ratings (3 new)" in capsys.readouterr()[1]
+    # the next session: the packed lines, unzipped, are the deals done
+    second.write_bytes(gzip.decompress(packed.read_bytes()))
+    assert batch.main(["run", "1-5", "--game", "castles_in_spain", "--output", str(second)]) == 0
+    assert "3 deals already in" in capsys.readouterr()[1]
+    assert batch.main(["pack", str(second), "--output", str(packed)]) == 0
+    assert "5 ratings (2 new)" in capsys.readouterr()[1]
+    kept = batch.read_lines(str(packed))
+    full = {r["deal"]: r for r in batch.read_lines(str(first)) + batch.read_lines(str(second))}
+    assert [r["deal"] for r in kept] == [1, 2, 3, 4, 5]
+    for record in kept:
+        assert "line" not in record and "steps" not in record
+        assert record == {k: v for k, v in full[record["deal"]].items()
+                          if k not in ("line", "steps")}
+    # the grades read the packed file as the full one
+    for name in (str(second), str(packed)):
+        assert batch.main(["cuts", name, "--json"]) == 0
+    assert len(set(capsys.readouterr()[0].splitlines())) == 1
+    # the same ratings packed again: the same bytes
+    before = packed.read_bytes()
+    assert batch.main(["pack", str(second), "--output", str(packed)]) == 0
+    assert packed.read_bytes() == before
+    assert batch.main(["pack", str(second), "--output", str(tmp_path / "plain.jsonl")]) == 2
+    assert batch.main(["pack", str(tmp_path / "none"), "--output", str(packed)]) == 2
+    assert "none: no such file" in capsys.readouterr()[1]
 
 
 def test_batch_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
