@@ -354,11 +354,11 @@ class LayersSearch:
     is freed once expanded.  It holds only the layers not yet expanded,
     stored exactly (two bits a moved card), not every position it has
     seen: the quickest and leanest proof that a deal is unsolvable
-    (deal 10242: 64 million positions in about 30 s, 91 MB, where
+    (deal 10242: 64 million positions in about 30 s, 91 MB for its layers, where
     ``"proof"`` needs about a minute and 1.6 GB).  Its verdict is a full
     enumeration under the pruning rules, with no hash keys to collide.
 
-    It is no way to win a deal: it expands every position of the early
+    It is a slow way to win a deal: it expands every position of the early
     layers before any of the later ones, and a winnable deal's layers are
     wide (deal 24 runs out of 1 GiB).  When it does reach a won position,
     its winning line is traced back through a record it keeps of the
@@ -504,7 +504,8 @@ def _parallel_layers(
 #: ``"proof"``: ``ProofSearch``, the proof phase of ``"dfs"`` alone,
 #: from the start.  ``"layers"``: ``LayersSearch``, every reachable
 #: position layer by layer: the quickest and leanest proofs of unsolvable
-#: deals, no way to win one.
+#: deals, a slow way to win one (the line traced back through its record of
+#: the positions expanded).
 SEARCH_METHODS: Final[Mapping[str, _SearchMethod]] = MappingProxyType({
     "dfs": _search.DepthFirstSearch,
     "shortest": ShortestSearch,
@@ -813,8 +814,9 @@ def solve(
         ``"proof"``: the complete search alone, without the restart rounds
         (``ProofSearch``).  ``"layers"``: every reachable position,
         layer by layer (``LayersSearch``): the quickest and leanest
-        proof of an unsolvable deal, no way to win one; Baker's Dozen's
-        play knobs only.
+        proof of an unsolvable deal, a slow way to win one (its line traced
+        back through the positions it expanded); Baker's Dozen's play knobs
+        only.
     progress : callable or None
         Called as ``progress(nodes, bytes)`` while the search runs, at most
         five times a second (from the thread that called :func:`solve`):

@@ -55,8 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     method.add_argument(
         "--layers", action="store_true",
         help="enumerate every reachable position, layer by layer, holding only the layers "
-        "still to expand: the quickest and leanest proof that a deal is unsolvable, no "
-        "way to win one (Baker's Dozen's play; docs/engine.md)",
+        "still to expand: the quickest and leanest proof that a deal is unsolvable, and a "
+        "slow way to win one, its line traced back through the positions expanded "
+        "(Baker's Dozen's play; docs/engine.md)",
     )
     parser.add_argument(
         "--work-dir", type=file_name, metavar="DIR",

@@ -107,7 +107,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     method.add_argument(
         "--layers", action="store_true",
         help="enumerate every reachable position, layer by layer: the quickest and leanest "
-        "proofs that deals are unsolvable, no way to win one (a second pass over the "
+        "proofs that deals are unsolvable, a slow way to win one (a second pass over the "
         "unknowns; docs/engine.md); the records say \"method\": \"layers\"",
     )
     parser.add_argument(

@@ -238,7 +238,7 @@ def survey(
         ``"proof"`` (the complete search alone, from the start; give it
         *memory_mb*, 16 bytes a position, docs/engine.md "The proof alone")
         or ``"layers"`` (every reachable position, layer by layer: the
-        quickest and leanest proofs of unsolvable deals, no way to win one;
+        quickest and leanest proofs of unsolvable deals, a slow way to win one;
         docs/engine.md "The layered search").  Each record carries it.
         ``"shortest"`` is refused: a survey decides deals, and the
         fewest-moves search would spend every solved deal's time on its
