@@ -533,6 +533,43 @@ def test_layered_search_survives_a_worker_killed_mid_task(tmp_path: Path) -> Non
     assert {k: got[k] for k in _SAME} == {k: stats[k] for k in _SAME}
 
 
+def test_layered_search_stopped_on_the_cluster_leaves_no_files(tmp_path: Path) -> None:
+    # A run stopped by max_nodes while another task runs on a worker: the
+    # driver does not wait for it, but it sees the stop file, stops and
+    # deletes its files, so that once the cluster is idle the work
+    # directory holds only what the manifest lists (without the stop file,
+    # that task ran on to its end and left its files).  Deal 10242 with 512 MiB: a
+    # task is a quarter of a progress value, most of a second.
+    from bakersdozen import _parallel, _search
+    from bakersdozen.solver import LayersSearch, _engine_args
+
+    own = Cluster(tmp_path, 2)
+    work = tmp_path / "w"
+    try:
+        stopped = LayersSearch(*_engine_args(Deal.pysol(10242)), memory_mb=512, work_dir=work,
+                               scheduler=own.address)
+        assert stopped.run(max_nodes=30_000_000)[0] == _search.NODE_LIMIT
+        assert (work / _parallel.STOP_FILE).exists()
+        # (the scheduler forgets a cancelled task at once; its thread on
+        # the worker runs on until it looks for the stop file)
+        listed = set(json.loads((work / "manifest.json").read_text())["files"])
+
+        def extra() -> set[str]:
+            return {n for n in os.listdir(work) if n.endswith(".rec")} - listed
+
+        deadline = time.monotonic() + 30
+        while extra() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(4 * _parallel.STOP_LOOK_SECONDS)  # and none comes back
+        assert not extra(), f"files of stopped tasks left behind: {sorted(extra())}"
+        # a resume removes the stop file and goes on (stopped again, by time)
+        again = LayersSearch(*_engine_args(Deal.pysol(10242)), memory_mb=512, work_dir=work,
+                             scheduler=own.address, resume=True)
+        assert again.run(max_nodes=1)[0] == _search.NODE_LIMIT
+    finally:
+        own.close()
+
+
 def test_layered_search_with_an_unreachable_scheduler_is_one_line(tmp_path: Path) -> None:
     bad = f"tcp://127.0.0.1:{_free_port()}"
     work = tmp_path / "w"

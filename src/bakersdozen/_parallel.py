@@ -73,6 +73,12 @@ PARTS_PER_JOB: Final = 2
 #: Seconds between two looks at the running tasks (the progress callable,
 #: the checkpoint clock).
 POLL_SECONDS: Final = 0.2
+#: The file by which the driver tells tasks on a cluster to stop (it shares no
+#: memory with them): made in the work directory when the run stops (a win,
+#: a limit, Ctrl-C), removed when a run starts or resumes.
+STOP_FILE: Final = "stop"
+#: Seconds between two looks of a task on a cluster for :data:`STOP_FILE`.
+STOP_LOOK_SECONDS: Final = 0.5
 
 Progress = Callable[[int, int], object]
 
@@ -138,7 +144,10 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
         write, 0 for no bound).
     control : Control or None
         In this process: the driver's stop flag, and where the task puts
-        its nodes and bytes so far.
+        its nodes and bytes so far.  None (on a cluster): the task looks
+        for :data:`STOP_FILE` in the work directory instead, every
+        :data:`STOP_LOOK_SECONDS` while it runs and once when it is done,
+        and stops (status -2, its files deleted) when it is there.
 
     Returns
     -------
@@ -185,6 +194,18 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
                 raise _Stopped
 
         report = watch
+    else:
+        stop_path = os.path.join(directory, STOP_FILE)
+        next_look = [0.0]
+
+        def look(nodes: int, held: int) -> None:
+            now = time.monotonic()
+            if now >= next_look[0]:
+                next_look[0] = now + STOP_LOOK_SECONDS
+                if os.path.exists(stop_path):
+                    raise _Stopped
+
+        report = look
 
     search.begin(time_limit=left, max_nodes=int(task.get("max_nodes", 0)), progress=report)
     inputs = [os.fsencode(os.path.join(directory, n)) for n in task["inputs"]]
@@ -203,6 +224,8 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
             search.drop_buffers()
     except _Stopped:
         st = -2
+    if control is None and st < 0 and os.path.exists(os.path.join(directory, STOP_FILE)):
+        st = -2  # done, but the run stopped meanwhile: its files would be nobody's
     outputs: dict[str, int] = {}
     for name in (names if task["kind"] == "split" else sinks):
         path = os.path.join(directory, name)
@@ -408,6 +431,10 @@ class ParallelLayers:
             status = _search.SOLVED if state == "solved" else _search.UNSOLVABLE
             return (status, [], counts["nodes"], 1, counts["stored"])
         self._restore_files()
+        try:
+            os.unlink(self._path(STOP_FILE))  # a stop of an earlier run
+        except FileNotFoundError:
+            pass
         self._state = json.loads(json.dumps(self._manifest))
         self._next_checkpoint = time.monotonic() + self.checkpoint_seconds
         self._start_nodes = counts["nodes"]
@@ -537,6 +564,8 @@ class ParallelLayers:
         def halt() -> None:
             if control is not None:
                 control.stop.set()
+            elif running:
+                self._tell_stop()
             for future in running:
                 future.cancel()
 
@@ -567,6 +596,8 @@ class ParallelLayers:
                     if st >= 0 and stop < 0:
                         stop = st
                         if st == _search.SOLVED:
+                            if control is None and running:
+                                self._tell_stop()  # before the sweep: see _tell_stop
                             self._finish(st, {t["id"] for t in running.values()})
                         halt()
                 if stop >= 0 and control is None:
@@ -684,6 +715,17 @@ class ParallelLayers:
         self._split_round(task["progress"], task["inputs"], min(parts, self._most_parts()),
                           depth=task["depth"], again=True)
         return True
+
+    def _tell_stop(self) -> None:
+        """Tell the tasks on a cluster to stop (:data:`STOP_FILE`): each deletes
+        its files and returns, so that none is left in the work directory
+        (but for a task that ends in the moment between its last look and
+        the file: its files stay, unlisted; a resume deletes them)."""
+        try:
+            with open(self._path(STOP_FILE), "wb"):
+                pass
+        except OSError:  # the disk is full: the tasks end at their limits
+            pass
 
     def _finish(self, status: int, running: set[int]) -> None:
         """Record the outcome and delete every file of records."""
