@@ -533,6 +533,31 @@ def test_layered_search_survives_a_worker_killed_mid_task(tmp_path: Path) -> Non
     assert {k: got[k] for k in _SAME} == {k: stats[k] for k in _SAME}
 
 
+def test_layered_search_on_the_cluster_wins_with_a_checked_line(tmp_path: Path) -> None:
+    # The task that reaches the won position traces the line back on its
+    # worker, through the kept files of the tasks before it.
+    import random
+
+    from bakersdozen import _search, check
+    from bakersdozen.solver import _to_move
+    from test_solver import reduced_deal
+
+    deal = reduced_deal(random.Random(4129516530), 5, 7, 2)
+    own = Cluster(tmp_path, 2)
+    try:
+        from bakersdozen.solver import LayersSearch, _engine_args
+
+        search = LayersSearch(*_engine_args(deal), memory_mb=1, work_dir=tmp_path / "w",
+                              scheduler=own.address)
+        status, raw, nodes, _rounds, _stored = search.run()
+    finally:
+        own.close()
+    assert status == _search.SOLVED and raw  # with the layers' own line
+    assert check(deal, [_to_move(m) for m in raw]).won
+    kept = json.loads((tmp_path / "w" / "manifest.json").read_text())
+    assert kept["state"] == "solved" and kept["counts"]["nodes"] == nodes
+
+
 def test_layered_search_stopped_on_the_cluster_leaves_no_files(tmp_path: Path) -> None:
     # A run stopped by max_nodes while another task runs on a worker: the
     # driver does not wait for it, but it sees the stop file, stops and

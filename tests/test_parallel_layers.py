@@ -25,7 +25,7 @@ from bakersdozen import Deal, Verdict, check, solve
 from bakersdozen import _disk, _layers, _parallel, _search
 from bakersdozen.cli import main
 from bakersdozen.errors import ArgumentError
-from bakersdozen.solver import _engine_args
+from bakersdozen.solver import _engine_args, _to_move
 from brute import brute_force_solvable
 from test_disk_layers import DEAL_1M, MEMORY_MB, assert_same, in_memory, kill_when, manifest
 from test_solver import reduced_deal
@@ -40,7 +40,12 @@ def in_parallel(deal: Deal, work_dir: Path, jobs: int, memory_mb: float = MEMORY
                                       disk_mb=disk_mb)
     search.part_bytes = part_bytes
     status, raw, nodes, rounds, stored = search.run(**limits)  # type: ignore[arg-type]
-    assert raw == [] and rounds == 1
+    assert rounds == 1
+    if status == _search.SOLVED:
+        # the line traced back through the tasks' kept files, replayed
+        assert raw and check(deal, [_to_move(m) for m in raw]).won
+    else:
+        assert raw == []
     return (status, nodes, stored), search.stats
 
 
@@ -105,8 +110,13 @@ def test_a_winnable_deal_is_won_with_a_checked_line(tmp_path: Path) -> None:
     assert solution.moves and check(deal, solution.moves).won
     assert manifest(tmp_path)["state"] == "solved"
     assert os.listdir(tmp_path) == [_disk.MANIFEST]
+    # the line is the layers' own (kept in the manifest), not the default search's
+    kept = manifest(tmp_path)
+    assert [_to_move((m[0], m[1], m[2])) for m in kept["line"]] == list(solution.moves)
+    assert solution.nodes == kept["counts"]["nodes"]
     again = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, resume=True)
     assert again.verdict is Verdict.SOLVED and check(deal, again.moves).won
+    assert again.moves == solution.moves
 
 
 def test_solve_with_jobs_gives_the_solution_in_memory(tmp_path: Path) -> None:
@@ -188,7 +198,7 @@ def test_an_exception_from_progress_stops_the_tasks_and_keeps_the_committed(
 _CHILD = """
 import sys
 from bakersdozen import Deal, _parallel
-from bakersdozen.solver import _engine_args
+from bakersdozen.solver import _engine_args, _to_move
 search = _parallel.ParallelLayers(_engine_args(Deal.pysol(int(sys.argv[1]))), memory_mb=4,
                                   work_dir=sys.argv[2], jobs=2, resume=True)
 search.part_bytes = 16384

@@ -1661,6 +1661,9 @@ cdef class LayeredSearch:
         names = list(paths)
         if not all(isinstance(x, bytes) for x in names):
             raise ValueError("paths must be bytes objects")
+        st = self.keep_file(progress) if self.keep else -1
+        if st >= 0:
+            return st
         self.progress = progress
         for path in names:
             f = fopen(<bytes>path, "rb")

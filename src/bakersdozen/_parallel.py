@@ -17,6 +17,13 @@ can be expanded by several workers at once.  The work is cut into pure
 - ``split``: split some files of progress p by a hash of the layer key
   into parts, ``pPPP.tTTTTTTT.aAAAAAAAA.bKKKK.rec``.
 
+An expand task also writes the *kept* records of the positions it expands,
+``kPPP.tTTTTTTT.aAAAAAAAA.rec`` (docs/engine.md, "Winning lines from the
+layers"); they stay listed until the run ends.  The task that reaches a
+won position traces its line back through them: the kept files of the
+lower progress values, then its own (a predecessor in another layer has a
+lower progress; one in the same layer is in the same task's file, before).
+
 A task reads its input files, writes only its own files, and returns its
 counts and the lengths of the files it wrote.  The
 driver (:class:`ParallelLayers`) *commits* a task when it returns: its
@@ -63,6 +70,7 @@ FORMAT: Final = "bakersdozen layered search on disk, parallel tasks"
 VERSION: Final = 1
 
 _RECORDS = re.compile(r"p(\d{3})(\.t(\d{7})\.a[0-9a-f]{8}(\.b(\d{4}))?)?\.rec\Z")
+_KEPT = re.compile(r"k(\d{3})\.t(\d{7})\.a[0-9a-f]{8}\.rec\Z")
 #: Bytes of records of one progress value below which it is expanded by one
 #: task, unsplit (if it fits the memory): splitting costs a pass over them
 #: and files, and a small progress value is done in a moment anyway.
@@ -104,11 +112,24 @@ def output_file(progress: int, task: int, attempt: str, part: int | None = None)
     return f"p{progress:03d}.t{task:07d}.a{attempt}{tail}.rec"
 
 
+def kept_output_file(progress: int, task: int, attempt: str) -> str:
+    """The name of the kept records task *task* (attempt *attempt*) writes."""
+    return f"k{progress:03d}.t{task:07d}.a{attempt}.rec"
+
+
 def _progress_of(name: str) -> int:
     return int(name[1:4])
 
 
+def _ours(name: str) -> bool:
+    """Whether *name* is a file of records or kept records of this search."""
+    return bool(_RECORDS.match(name) or _KEPT.match(name))
+
+
 def _task_of(name: str) -> int | None:
+    kept = _KEPT.match(name)
+    if kept is not None:
+        return int(kept.group(2))
     found = _RECORDS.match(name)
     return None if found is None or found.group(3) is None else int(found.group(3))
 
@@ -141,7 +162,9 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
         ``inputs`` (file names in the work directory), ``parts`` and
         ``salt`` (a split), ``deadline`` (``time.time()`` seconds, 0 for
         none), ``max_nodes`` (0 for none), ``disk_bytes`` (bytes it may
-        write, 0 for no bound).
+        write, 0 for no bound), ``keep`` (an expand task: write the kept
+        records) and ``kept`` (the kept files of the lower progress values,
+        in order of progress: the line's way back).
     control : Control or None
         In this process: the driver's stop flag, and where the task puts
         its nodes and bytes so far.  None (on a cluster): the task looks
@@ -158,18 +181,20 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
         length, synced; none unless done), ``counts`` (as
         :meth:`bakersdozen._layers.LayeredSearch.counts`, of this task
         alone), ``mixed`` (a split: whether its records were of more than
-        one layer), ``errno``.
+        one layer), ``errno``, ``line`` (a won position's winning line,
+        ``[card, source, target]`` moves; [] when the kept files give none,
+        or the task did not win).
     """
     directory = task["dir"]
+    line: list[list[int]] = []
     ident = int(task["id"])
     attempt = uuid.uuid4().hex[:8]
     p = int(task["progress"])
     columns, foundations, ranks, play = task["position"]
     search = _layers.LayeredSearch(columns, foundations, ranks, tuple(play),
                                    memory_mb=float(task["memory_mb"]))
-    # a task's win is traced by no stream: the driver's caller finds the line
-    # with the default search (docs/engine.md, "Winning lines from the layers")
-    search.keep_lines = False
+    keep = task["kind"] == "expand" and bool(task.get("keep", False))
+    search.keep_lines = keep
     if task["kind"] == "split":
         names = [output_file(p, ident, attempt, k) for k in range(int(task["parts"]))]
         sinks = [output_file(q, ident, attempt) for q in range(_layers.PROGRESS_VALUES)]
@@ -178,6 +203,10 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
         sinks = [output_file(q, ident, attempt) for q in range(_layers.PROGRESS_VALUES)]
     search.spill_to([os.fsencode(os.path.join(directory, n)) for n in sinks],
                     disk_budget=int(task.get("disk_bytes", 0)), disk_used=0)
+    mine = [kept_output_file(p, ident, attempt)] if keep else []
+    if keep:
+        # its layers are all of progress p: only that name is written
+        search.keep_to([os.fsencode(os.path.join(directory, mine[0]))] * _layers.PROGRESS_VALUES)
     deadline = float(task.get("deadline", 0.0))
     left = 0.0
     if deadline:
@@ -219,6 +248,8 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
                 st = search.expand_files(inputs, p)
             if st < 0:
                 st = search.close_files()
+            elif st == _search.SOLVED and keep:
+                line = _trace(search, directory, list(task.get("kept", [])) + mine)
         finally:
             search.end()
             search.drop_buffers()
@@ -227,7 +258,7 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
     if control is None and st < 0 and os.path.exists(os.path.join(directory, STOP_FILE)):
         st = -2  # done, but the run stopped meanwhile: its files would be nobody's
     outputs: dict[str, int] = {}
-    for name in (names if task["kind"] == "split" else sinks):
+    for name in (names if task["kind"] == "split" else sinks + mine):
         path = os.path.join(directory, name)
         if os.path.exists(path):
             if st < 0 and st != -2:
@@ -236,13 +267,30 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
                 os.unlink(path)
     if control is not None:
         control.live.pop(ident, None)
-    return _result(ident, st, search, outputs, task["kind"] == "split" and not search.one_layer)
+    return _result(ident, st, search, outputs, task["kind"] == "split" and not search.one_layer,
+                   line)
+
+
+def _trace(search: _layers.LayeredSearch, directory: str, kept: list[str]) -> list[list[int]]:
+    """The line of a task that won, traced back through *kept* (names, in
+    order of progress, its own last): [] if its buffers cannot be written
+    out or the files give none (the caller then finds one otherwise)."""
+    if search.close_files() >= 0:
+        return []
+    search.abandon()  # the layers' memory goes back before the walk
+    paths = [os.fsencode(os.path.join(directory, n)) for n in kept
+             if os.path.exists(os.path.join(directory, n))]
+    if len(paths) < len(kept):
+        return []
+    found = search.trace(paths)
+    return [] if found is None else [list(m) for m in found]
 
 
 def _result(ident: int, status: int, search: _layers.LayeredSearch, outputs: dict[str, int],
-            mixed: bool) -> dict[str, Any]:
+            mixed: bool, line: list[list[int]] | None = None) -> dict[str, Any]:
     return {"id": ident, "status": int(status), "outputs": outputs,
-            "counts": search.counts(), "mixed": mixed, "errno": search.errno}
+            "counts": search.counts(), "mixed": mixed, "errno": search.errno,
+            "line": line or []}
 
 
 # -- the driver -------------------------------------------------------------------------
@@ -335,7 +383,7 @@ class ParallelLayers:
                     f"{where} holds a run of the layered search already: resume=True "
                     f"(--resume) goes on with it; or give an empty directory")
             return self._read_manifest(where)
-        ours = [n for n in names if _RECORDS.match(n) or n == _disk.MANIFEST + ".tmp"]
+        ours = [n for n in names if _ours(n) or n == _disk.MANIFEST + ".tmp"]
         if names and (not resume or len(ours) < len(names)):
             raise ArgumentError(
                 f"{where} is not empty ({len(names)} entries, no {_disk.MANIFEST}): the "
@@ -351,7 +399,7 @@ class ParallelLayers:
                     "position": self._position, "state": "running", "progress": 0,
                     "todo": [], "rounds": {}, "next_task": 0,
                     "counts": {k: 0 for k in self._probe.counts()},
-                    "files": {_disk.progress_file(0): len(root)}}
+                    "files": {_disk.progress_file(0): len(root)}, "keep": True}
         self._write_manifest(manifest)
         return manifest
 
@@ -368,7 +416,7 @@ class ParallelLayers:
         """Cut every listed file back to its length, delete the other files of records."""
         files: dict[str, int] = self._manifest["files"]
         for name in os.listdir(self._dir):
-            if name not in files and (_RECORDS.match(name) or name == _disk.MANIFEST + ".tmp"):
+            if name not in files and (_ours(name) or name == _disk.MANIFEST + ".tmp"):
                 os.unlink(self._path(name))
         for name, length in files.items():
             path = self._path(name)
@@ -385,7 +433,7 @@ class ParallelLayers:
         (inputs no manifest needs, the files of failed or dead attempts)."""
         files = self._state["files"]
         for name in os.listdir(self._dir):
-            if name in files or not _RECORDS.match(name):
+            if name in files or not _ours(name):
                 continue
             task = _task_of(name)
             if task is not None and task in running:
@@ -429,13 +477,15 @@ class ParallelLayers:
         if state != "running":
             self.stats = dict(self._stats_of(counts), tasks=0, redone=0)
             status = _search.SOLVED if state == "solved" else _search.UNSOLVABLE
-            return (status, [], counts["nodes"], 1, counts["stored"])
+            line = [(m[0], m[1], m[2]) for m in self._manifest.get("line", [])]
+            return (status, line, counts["nodes"], 1, counts["stored"])
         self._restore_files()
         try:
             os.unlink(self._path(STOP_FILE))  # a stop of an earlier run
         except FileNotFoundError:
             pass
         self._state = json.loads(json.dumps(self._manifest))
+        self._line: list[tuple[int, int, int]] = []
         self._next_checkpoint = time.monotonic() + self.checkpoint_seconds
         self._start_nodes = counts["nodes"]
         self._extra_nodes = 0
@@ -461,7 +511,8 @@ class ParallelLayers:
         done = self._state["counts"]
         self.stats = dict(self._stats_of(done), tasks=self._tasks, redone=self._redone)
         nodes = done["nodes"] + self._extra_nodes
-        return (status, [], nodes, 1, done["stored"])
+        line = self._line if status == _search.SOLVED else []
+        return (status, line, nodes, 1, done["stored"])
 
     def _stats_of(self, counts: dict[str, int]) -> dict[str, int]:
         return {"layers": counts["layers"], "largest": counts["largest"],
@@ -490,7 +541,7 @@ class ParallelLayers:
         s = self._state
         while s["progress"] < _layers.PROGRESS_VALUES:
             p = s["progress"]
-            inputs = sorted(n for n in s["files"] if _progress_of(n) == p)
+            inputs = sorted(n for n in s["files"] if _RECORDS.match(n) and _progress_of(n) == p)
             if inputs:
                 break
             s["progress"] = p + 1
@@ -549,8 +600,13 @@ class ParallelLayers:
             disk = max((self._disk_budget - used) // free, 1)
             self._reserved[task["id"]] = disk
         play = self._args[3]
+        # a run begun before the kept records (a manifest without "keep") keeps none
+        keep = bool(self._state.get("keep", False)) and task["kind"] == "expand"
+        kept = sorted((n for n in self._state["files"]
+                       if _KEPT.match(n) and _progress_of(n) < task["progress"]),
+                      key=lambda n: (_progress_of(n), n)) if keep else []
         return dict(task, dir=self._dir, memory_mb=self._task_mb, deadline=self._deadline,
-                    max_nodes=left_nodes, disk_bytes=disk,
+                    max_nodes=left_nodes, disk_bytes=disk, keep=keep, kept=kept,
                     position=[self._args[0], self._args[1], self._args[2], list(play)])
 
     def _loop(self, executor: Executor, control: Control | None,
@@ -643,6 +699,7 @@ class ParallelLayers:
             return -1  # done again in parts, as if never begun
         if st == _search.SOLVED and stop < 0:
             self._add_counts(result["counts"])
+            self._line = [(int(m[0]), int(m[1]), int(m[2])) for m in result.get("line", [])]
             return st
         # a task stopped: the positions it generated are this run's, not committed
         self._extra_nodes += result["counts"]["nodes"]
@@ -731,6 +788,6 @@ class ParallelLayers:
         """Record the outcome and delete every file of records."""
         s = self._state
         s.update(state="solved" if status == _search.SOLVED else "unsolvable", files={},
-                 todo=[], rounds={})
+                 todo=[], rounds={}, line=[list(m) for m in self._line])
         self._write_manifest(json.loads(json.dumps(s)))
         self._sweep(running)

@@ -365,7 +365,8 @@ class LayersSearch:
     positions it expanded (docs/engine.md, "Winning lines from the
     layers"): in memory, within *memory_mb* (when the record outgrows it,
     it is let go, and the default search, ``"dfs"``, finds the line with
-    what is left of the limits); on disk, in the work directory.
+    what is left of the limits); on disk, in the work directory (in
+    parallel tasks, each task's kept file of its own).
 
     With *work_dir*, the layers not being expanded are kept in files of
     that directory instead (:class:`bakersdozen._disk.DiskLayers`,
