@@ -477,10 +477,10 @@ def _parallel_layers(
     if scheduler is None:
         return _parallel.ParallelLayers(args, memory_mb=memory_mb, work_dir=work_dir,
                                         jobs=jobs or 1, disk_mb=disk_mb, resume=resume)
-    from .survey.cluster import DaskExecutor, connect, is_dask_client
+    from ._dask import DaskExecutor, connect_address, is_dask_client
 
     executor = (DaskExecutor(scheduler) if is_dask_client(scheduler)
-                else connect(str(scheduler)))
+                else connect_address(str(scheduler)))
     try:
         executor.wait_for_workers(1, timeout=60)  # tasks would wait for one for ever
         if jobs is None:
@@ -705,7 +705,7 @@ def _parallel_options(work_dir: object, jobs: object, scheduler: object) -> None
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int)):
         raise TypeError(f"jobs must be an int or None, not {jobs!r}")
     if scheduler is not None and not isinstance(scheduler, str):
-        from .survey.cluster import is_dask_client
+        from ._dask import is_dask_client
 
         if not is_dask_client(scheduler):
             raise TypeError(f"scheduler must be an address (str), a distributed.Client "

@@ -277,7 +277,7 @@ def _executor(jobs: int, args: argparse.Namespace) -> tuple[Executor, dict[str, 
         if jobs == 1:
             return InlineExecutor(), {"window": 1}
         return process_executor(jobs), {"window": 2 * jobs}
-    from ..survey.cluster import connect, quiet_logs
+    from ..survey.cluster import connect, quiet_logs, run_options
 
     # The client's own log lines (reconnecting, a lost worker) would break the
     # one-line errors: the survey says what matters itself.
@@ -292,7 +292,7 @@ def _executor(jobs: int, args: argparse.Namespace) -> tuple[Executor, dict[str, 
     except BaseException:
         executor.close()
         raise
-    return executor, executor.run_options()
+    return executor, run_options(executor)
 
 
 def _run_tasks(

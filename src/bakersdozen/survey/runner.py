@@ -323,10 +323,10 @@ def _survey(
     tasks: Iterator[Task], jobs: int, limits: Limits, executor: Executor | None
 ) -> Iterator[Record]:
     if executor is not None:
-        from .cluster import DaskExecutor
+        from .cluster import DaskExecutor, run_options
 
         if isinstance(executor, DaskExecutor):
-            yield from run(tasks, limits, executor, **executor.run_options())
+            yield from run(tasks, limits, executor, **run_options(executor))
             return
         yield from run(tasks, limits, executor, 2 * jobs)
         return
