@@ -651,11 +651,9 @@ class ParallelLayers:
                     st = self._settle(task, future.result(), stop)
                     if st >= 0 and stop < 0:
                         stop = st
+                        halt()  # the tasks told first, the sweep after: see _tell_stop
                         if st == _search.SOLVED:
-                            if control is None and running:
-                                self._tell_stop()  # before the sweep: see _tell_stop
                             self._finish(st, {t["id"] for t in running.values()})
-                        halt()
                 if stop >= 0 and control is None:
                     break  # tasks running on a cluster are not waited for
                 now = time.monotonic()
