@@ -621,25 +621,27 @@ def play_greedy(deal: Deal, seed: int = 0, lookahead: int = DEFAULT_LOOKAHEAD) -
     return PlayResult(won, tuple(moves), f"greedy lookahead={lookahead}", seed)
 
 
-def player_rollouts(rules: Rules) -> int:
-    """The playouts per move :func:`play_rollouts` uses for *rules* by default:
-    :data:`PLAYER_ROLLOUTS` of a preset's own rules, else :data:`DEFAULT_ROLLOUTS`."""
+def _preset_setting(rules: Rules, table: Mapping[str, int], default: int) -> int:
+    """*table*'s entry for a preset's own rules (a preset with a knob changed is
+    another game), else *default*."""
     from .rules import PRESETS
 
     if PRESETS.get(rules.name) == rules:
-        return PLAYER_ROLLOUTS.get(rules.name, DEFAULT_ROLLOUTS)
-    return DEFAULT_ROLLOUTS
+        return table.get(rules.name, default)
+    return default
+
+
+def player_rollouts(rules: Rules) -> int:
+    """The playouts per move :func:`play_rollouts` uses for *rules* by default:
+    :data:`PLAYER_ROLLOUTS` of a preset's own rules, else :data:`DEFAULT_ROLLOUTS`."""
+    return _preset_setting(rules, PLAYER_ROLLOUTS, DEFAULT_ROLLOUTS)
 
 
 def player_playout_moves(rules: Rules) -> int:
     """The moves per playout :func:`play_rollouts` uses for *rules* by default:
     :data:`PLAYER_PLAYOUT_MOVES` of a preset's own rules, else
     :data:`DEFAULT_PLAYOUT_MOVES`."""
-    from .rules import PRESETS
-
-    if PRESETS.get(rules.name) == rules:
-        return PLAYER_PLAYOUT_MOVES.get(rules.name, DEFAULT_PLAYOUT_MOVES)
-    return DEFAULT_PLAYOUT_MOVES
+    return _preset_setting(rules, PLAYER_PLAYOUT_MOVES, DEFAULT_PLAYOUT_MOVES)
 
 
 def play_rollouts(deal: Deal, seed: int = 0, rollouts: int | None = None,
