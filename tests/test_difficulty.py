@@ -123,6 +123,38 @@ def test_a_full_deal_with_losing_moves_along_its_line() -> None:
         position = check(position, [played]).position
 
 
+@pytest.mark.parametrize("game", sorted(PRESETS))
+def test_moves_made_on_one_engine_position_are_judged_as_on_the_deals_after_them(game: str) -> None:
+    # rate() makes and takes back each other move on one engine position; the
+    # verdicts and counts must be those of the Deals check() builds after them
+    from bakersdozen.solver import _decide, _verdicts_after, deadlock
+
+    for number in range(3, 20):  # the first winnable deal from 3 on
+        deal = Deal.pysol(number, game=game)
+        line = solve(deal, max_nodes=2_000_000, memory_mb=MEMORY_MB).moves
+        if line:
+            break
+    assert line
+    position, judged = deal, 0
+    for played in line[:25]:
+        count, others = _verdicts_after(position, played, 2_000, MEMORY_MB)
+        options = legal_moves(position)
+        assert count == len(options)
+        assert [move for move, _v, _n in others] == [m for m in options if m != played]
+        for move, verdict, searched in others:
+            after = check(position, [move]).position
+            if after.is_won:
+                expected = (Verdict.SOLVED, 0)
+            elif deadlock(after):
+                expected = (Verdict.UNSOLVABLE, 0)
+            else:
+                expected = _decide(after, 2_000, MEMORY_MB)
+            assert (verdict, searched) == expected, (str(move), str(position))
+            judged += 1
+        position = check(position, [played]).position
+    assert judged > 20
+
+
 def test_rating_is_deterministic() -> None:
     deal = Deal.pysol(2)
     first = rate(deal, memory_mb=MEMORY_MB)

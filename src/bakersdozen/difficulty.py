@@ -85,7 +85,7 @@ from .errors import ArgumentError, BakersDozenError
 from .model import Deal, Move
 from .rules import Rules
 from .solution import Verdict
-from .solver import _check_limit, _decide, deadlock, legal_moves, plays_shortest, solve
+from .solver import _check_limit, _verdicts_after, legal_moves, plays_shortest, solve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -444,28 +444,13 @@ def rate(
     score = 0.0
     steps = []
     for step in line:
-        options = legal_moves(position)
-        lost_moves: list[Move] = []
-        unknown_moves: list[Move] = []
-        for move in options:
-            if move == step:
-                continue
-            after = _after(position, move)
-            if after.is_won:
-                continue
-            if deadlock(after):
-                lost_moves.append(move)
-                continue
-            verdict, searched = _decide(after, move_nodes, memory_mb)
-            nodes += searched
-            if verdict is Verdict.UNSOLVABLE:
-                lost_moves.append(move)
-            elif verdict is Verdict.UNKNOWN:
-                unknown_moves.append(move)
-        count = len(options)
+        count, others = _verdicts_after(position, step, move_nodes, memory_mb)
+        lost_moves = [move for move, verdict, _n in others if verdict is Verdict.UNSOLVABLE]
+        unknown_moves = [move for move, verdict, _n in others if verdict is Verdict.UNKNOWN]
+        nodes += sum(searched for _m, _v, searched in others)
         lost_here = len(lost_moves)
         steps.append(Step(count, tuple(lost_moves), tuple(unknown_moves)))
-        if step not in options:  # pragma: no cover  (solve() checks its lines)
+        if len(others) != count - 1:  # pragma: no cover  (solve() checks its lines)
             raise BakersDozenError(f"internal error: the line's move {str(step)!r} is not legal")
         total += count
         losing += lost_here

@@ -992,7 +992,15 @@ def _decide(deal: Deal, max_nodes: int, memory_mb: float) -> tuple[Verdict, int]
     without building, shortening or checking a winning line.  For callers
     that need only the verdict, many times over (:func:`bakersdozen.rate`).
     """
-    search = _search.DepthFirstSearch(*_engine_args(deal), memory_mb=float(memory_mb))
+    return _decide_args(_engine_args(deal), max_nodes, memory_mb)
+
+
+def _decide_args(
+    args: tuple[list[list[int]], list[int], int, tuple[int, int, int, int, int]],
+    max_nodes: int, memory_mb: float,
+) -> tuple[Verdict, int]:
+    """:func:`_decide` of a position given as :func:`_engine_args` makes it."""
+    search = _search.DepthFirstSearch(*args, memory_mb=float(memory_mb))
     status, _raw, nodes, _rounds, _entries = search.run(
         time_limit=0.0, max_nodes=max_nodes, seed=0, progress=None)
     del search
@@ -1001,6 +1009,46 @@ def _decide(deal: Deal, max_nodes: int, memory_mb: float) -> tuple[Verdict, int]
     if status == _search.UNSOLVABLE:
         return Verdict.UNSOLVABLE, nodes
     return Verdict.UNKNOWN, nodes
+
+
+def _verdicts_after(
+    deal: Deal, skip: Move, max_nodes: int, memory_mb: float
+) -> tuple[int, list[tuple[Move, Verdict, int]]]:
+    """What is known after each legal move of *deal* other than *skip*: the
+    number of legal moves (*skip* included) and, for each other move, in
+    :func:`legal_moves` order, ``(move, verdict, positions searched)``:
+    SOLVED with 0 when the move wins at once, UNSOLVABLE with 0 when the
+    deadlock test proves the position after it lost, else :func:`_decide`
+    of the position after it.
+
+    The moves are made and taken back on one engine position instead of
+    building a :class:`Deal` after each (:func:`bakersdozen.rate` calls
+    this at every position of a line; building them was most of its time).
+    The searches get the same positions as :func:`_decide` of those Deals,
+    so the verdicts and counts are the same.
+    """
+    args = _engine_args(deal)
+    ranks, play = args[2], args[3]
+    engine = _position.Position(*args)
+    raws = engine.legal_moves()
+    found: list[tuple[Move, Verdict, int]] = []
+    for raw in raws:
+        move = _to_move(raw)
+        if move == skip:
+            continue
+        engine.make(raw)
+        try:
+            if engine.is_won:
+                found.append((move, Verdict.SOLVED, 0))
+            elif engine.deadlock():
+                found.append((move, Verdict.UNSOLVABLE, 0))
+            else:
+                verdict, searched = _decide_args(
+                    (engine.columns, engine.foundations, ranks, play), max_nodes, memory_mb)
+                found.append((move, verdict, searched))
+        finally:
+            engine.unmake()
+    return len(raws), found
 
 
 # ---------------------------------------------------------------------------
