@@ -56,7 +56,7 @@ from typing import Any
 
 from bakersdozen.difficulty import (
     DEFAULT_LINE_NODES, DEFAULT_LOOKAHEAD, DEFAULT_MOVE_NODES, DEFAULT_PLAYOUT_MOVES,
-    DEFAULT_SHORTEST_NODES, GRADES, LINE_BITS, difficulty_of, grade_of, load_cuts, play_deal,
+    DEFAULT_SHORTEST_NODES, GRADES, difficulty_of, grade_of, line_bits, load_cuts, play_deal,
     rate_deal,
 )
 from bakersdozen.errors import BakersDozenError
@@ -64,6 +64,16 @@ from bakersdozen.rules import PRESETS
 from bakersdozen.stats import percentile, wilson_interval
 
 EXIT_INTERRUPTED = 130
+
+
+def difficulty(record: dict[str, Any]) -> float:
+    """The difficulty of a rated (solved) record: its score and line length,
+    with its game's weight of a move (``line_bits``; the records' own
+    ``difficulty`` field is the one rate() gave when the record was made)."""
+    rules = PRESETS.get(record["game"])
+    if rules is None:
+        raise BakersDozenError(f"deal {record['deal']}: no preset named {record['game']!r}")
+    return difficulty_of(record["score"], record["positions"], line_bits(rules))
 
 
 def read_lines(path: str) -> list[dict[str, Any]]:
@@ -197,8 +207,7 @@ def command_cuts(args: argparse.Namespace) -> int:
             raise BakersDozenError(f"{path}: no such file")
         for record in read_lines(path):
             if record.get("verdict") == "solved" and _in_span(record, args.deals):
-                scores.setdefault(record["game"], []).append(
-                    difficulty_of(record["score"], record["positions"]))
+                scores.setdefault(record["game"], []).append(difficulty(record))
     if not scores:
         raise BakersDozenError("no rated (solved) deal in " + ", ".join(args.files))
     cuts = {game: [percentile(values, p) for p in (25, 50, 75)] for game, values in scores.items()}
@@ -213,8 +222,37 @@ def command_cuts(args: argparse.Namespace) -> int:
     return 0
 
 
+def _player_key(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings of validate's player, as a record of ``--plays`` stores them."""
+    if args.player == "greedy":
+        return {"player": "greedy", "seed": args.seed, "lookahead": args.lookahead}
+    return {"player": "rollouts", "seed": args.seed, "rollouts": args.rollouts,
+            "playout_moves": args.playout_moves}
+
+
+def _load_plays(args: argparse.Namespace) -> dict[tuple[str, int], bool]:
+    """The games already played by *args*' player in the ``--plays`` file, by
+    (game, deal); a record of another player or other settings is not used."""
+    if args.plays is None:
+        return {}
+    wanted = _player_key(args)
+    return {(r["game"], r["deal"]): bool(r["won"]) for r in read_lines(args.plays)
+            if all(r.get(k) == v for k, v in wanted.items())}
+
+
+def _record_play(args: argparse.Namespace, game: str, number: int, won: bool) -> None:
+    """Append one game's result to the ``--plays`` file (if any): a JSON line
+    with the game, the deal, the win and the player's settings."""
+    if args.plays is None:
+        return
+    record = {"game": game, "deal": number, "won": won, **_player_key(args)}
+    with open(args.plays, "a", encoding="utf-8") as out:
+        out.write(json.dumps(record, sort_keys=True) + "\n")
+
+
 def command_validate(args: argparse.Namespace) -> int:
     table = load_cuts(args.cuts)
+    plays = _load_plays(args)
     records = [r for r in read_lines(args.file)
                if r.get("verdict") == "solved" and _in_span(r, args.deals)]
     if not records:
@@ -224,7 +262,7 @@ def command_validate(args: argparse.Namespace) -> int:
         game = record["game"]
         if game not in table:
             raise BakersDozenError(f"{args.cuts}: no cut-points for {game!r}")
-        grade = grade_of(difficulty_of(record["score"], record["positions"]), table[game])
+        grade = grade_of(difficulty(record), table[game])
         by_grade.setdefault((game, grade), []).append(record["deal"])
     span = "all" if args.deals is None else f"{args.deals[0]}-{args.deals[1]}"
     if args.player == "rollouts":
@@ -239,7 +277,11 @@ def command_validate(args: argparse.Namespace) -> int:
             deals = by_grade.get((game, grade), [])[: args.per_grade]
             tasks = [(game, n, args.seed, args.player, args.rollouts, args.playout_moves,
                       args.lookahead) for n in deals]
-            won = sum(w for _n, w in pool_map(play_deal, tasks, args.jobs))
+            won = sum(plays[(game, n)] for n in deals if (game, n) in plays)
+            fresh = [task for task in tasks if (game, task[1]) not in plays]
+            for number, result in pool_map(play_deal, fresh, args.jobs):
+                won += result
+                _record_play(args, game, number, result)
             if not deals:
                 print(f"| {game} | {grade} | 0 | 0 | - | - |")
                 continue
@@ -249,7 +291,8 @@ def command_validate(args: argparse.Namespace) -> int:
     return 0
 
 
-#: The weights of a move of the line that ``tune`` compares (LINE_BITS is the one chosen).
+#: The weights of a move of the line that ``tune`` compares (LINE_BITS is the one
+#: chosen, GAME_LINE_BITS a game's own).
 TUNE_WEIGHTS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0, 2.0)
 
 
@@ -334,9 +377,9 @@ def command_publish(args: argparse.Namespace) -> int:
         raise BakersDozenError(f"{args.file}: ratings made with several budgets: {budgets}")
     line_nodes, shortest_nodes, move_nodes = budgets.pop()
     solved = [r for r in records if r["verdict"] == "solved"]
-    values = [difficulty_of(r["score"], r["positions"]) for r in solved]
+    values = [difficulty(r) for r in solved]
     cuts = [percentile(values, p) for p in (25, 50, 75)]
-    grades = {r["deal"]: grade_of(difficulty_of(r["score"], r["positions"]), cuts) for r in solved}
+    grades = {r["deal"]: grade_of(difficulty(r), cuts) for r in solved}
     table_path = os.path.join(args.tables, f"{game}.csv.gz")
     with gzip.open(table_path, "rt", encoding="ascii") as handle:
         lines = handle.read().splitlines()
@@ -365,7 +408,8 @@ def command_publish(args: argparse.Namespace) -> int:
     except FileNotFoundError:
         data = {"format": 1, "games": {}}
     data["games"][game] = {
-        "cuts": cuts, "deals": [first, last], "rated": len(solved), "line_bits": LINE_BITS,
+        "cuts": cuts, "deals": [first, last], "rated": len(solved),
+        "line_bits": line_bits(PRESETS[game]),
         "line_nodes": line_nodes, "shortest_nodes": shortest_nodes, "move_nodes": move_nodes,
     }
     with open(grades_path, "w", encoding="utf-8") as handle:
@@ -440,6 +484,9 @@ def main(argv: list[str] | None = None) -> int:
                           help="of the greedy player")
     validate.add_argument("--seed", type=int, default=0)
     validate.add_argument("--jobs", type=_positive, default=1)
+    validate.add_argument("--plays", metavar="FILE",
+                          help="keep each game's result in this JSON-lines file and reuse "
+                               "the results of the same player found there (resumable)")
     args = parser.parse_args(argv)
     try:
         return {"run": command_run, "pack": command_pack, "cuts": command_cuts,

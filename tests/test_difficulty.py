@@ -21,8 +21,8 @@ import bakersdozen
 from bakersdozen import ArgumentError, Deal, Verdict, check, legal_moves, solve
 from bakersdozen.cli import main
 from bakersdozen.difficulty import (
-    GRADES, LINE_BITS, PLAYER_ROLLOUTS, Rating, Step, difficulty_of, evaluate, grade_of,
-    grade_table, load_cuts, play_greedy, play_rollouts, player_playout_moves, player_rollouts, rate,
+    GAME_LINE_BITS, GRADES, LINE_BITS, PLAYER_ROLLOUTS, Rating, Step, difficulty_of, evaluate,
+    grade_of, grade_table, line_bits, load_cuts, play_greedy, play_rollouts, player_playout_moves, player_rollouts, rate,
     shipped_cuts,
 )
 from bakersdozen.rules import PRESETS
@@ -184,6 +184,21 @@ def test_moves_left_open_by_their_budget_are_unknown_never_losing() -> None:
         assert set(poor.unknown).isdisjoint(poor.losing)
         assert set(rich.losing) <= set(poor.losing) | set(poor.unknown)
     assert starved.score <= full.score  # unknown moves count as not losing: a lower bound
+
+
+def test_a_game_of_its_own_weight_counts_it_for_each_move() -> None:
+    castles = PRESETS["castles_in_spain"]
+    assert line_bits(castles) == GAME_LINE_BITS["castles_in_spain"] != LINE_BITS
+    assert line_bits(PRESETS["bakers_dozen"]) == LINE_BITS
+    assert line_bits(castles.replace(empty_column="kings_only")) == LINE_BITS  # another game: the default
+    rating = rate(Deal.pysol(3, game="castles_in_spain"), memory_mb=MEMORY_MB)
+    assert rating.verdict is Verdict.SOLVED and rating.line_bits == line_bits(castles)
+    assert rating.difficulty == difficulty_of(rating.score, rating.positions, line_bits(castles))
+    assert rating.difficulty == pytest.approx(rating.score + 0.1 * rating.positions)
+    assert rating.to_json()["line_bits"] == line_bits(castles)
+    assert f"+ {line_bits(castles)} x {rating.positions} moves" in str(rating)
+    # and the grade comes from the cut-points of that weight
+    assert rating.grade == grade_of(rating.difficulty, shipped_cuts(castles) or ())
 
 
 def test_grades_from_cut_points() -> None:
@@ -390,6 +405,31 @@ def test_batch_run_resumes_cuts_and_validates(tmp_path: Path, capsys: pytest.Cap
         deals = int(row[2])
         assert deals == (1 if row[1].strip() in graded else 0)
 
+    # --plays keeps each game's result, and a second validation reads them back
+    # instead of playing again: a result changed in the file is the one counted
+    plays = tmp_path / "plays.jsonl"
+    argv = ["validate", str(output), "--cuts", str(cuts_file), "--per-grade", "5",
+            "--plays", str(plays)]
+    assert batch.main(argv) == 0
+    first = capsys.readouterr()[0]
+    kept = [json.loads(line) for line in plays.read_text(encoding="utf-8").splitlines()]
+    assert sorted(r["deal"] for r in kept) == [1, 2, 3, 4, 5]
+    assert all(r["player"] == "rollouts" and r["seed"] == 0 for r in kept)
+    assert batch.main(argv) == 0
+    assert capsys.readouterr()[0] == first
+    assert len(plays.read_text(encoding="utf-8").splitlines()) == 5  # nothing played again
+    flipped = [dict(r, won=not r["won"]) for r in kept]
+    plays.write_text("".join(json.dumps(r) + "\n" for r in flipped), encoding="utf-8")
+    assert batch.main(argv) == 0
+    won_first = sum(int(line.split("|")[4]) for line in first.splitlines()
+                    if line.startswith("| bakers_dozen"))
+    won_flipped = sum(int(line.split("|")[4]) for line in capsys.readouterr()[0].splitlines()
+                      if line.startswith("| bakers_dozen"))
+    assert won_flipped == 5 - won_first
+    # another player's results are not reused: played again and appended
+    assert batch.main(argv + ["--rollouts", "1"]) == 0
+    assert len(plays.read_text(encoding="utf-8").splitlines()) == 10
+
 
 def test_pack_keeps_what_the_grades_need_and_a_run_resumes_from_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -557,7 +597,7 @@ def test_the_shipped_grades_are_sound() -> None:
     for game, entry in table.items():
         assert game in PRESETS
         first, last = entry["deals"]  # type: ignore[misc]
-        assert entry["line_bits"] == LINE_BITS
+        assert entry["line_bits"] == line_bits(PRESETS[game])
         path = resources.files("bakersdozen").joinpath("tables", f"{game}.csv.gz")
         rows = gzip.decompress(path.read_bytes()).decode("ascii").splitlines()[1:]
         counts = dict.fromkeys(GRADES, 0)

@@ -38,8 +38,10 @@ The measure (:func:`~bakersdozen.rate`; docs/difficulty.md)
    ``unknown > 0`` the score is a lower bound.
 
 4. **The difficulty**, the number the grades are cut on:
-   ``difficulty = score + LINE_BITS * positions`` (:func:`difficulty_of`):
-   the score, plus one bit for each move of the line.  The
+   ``difficulty = score + w * positions`` (:func:`difficulty_of`): the
+   score, plus *w* bits for each move of the line, *w* the game's weight
+   (:func:`line_bits`: one bit, :data:`LINE_BITS`, but for the games of
+   :data:`GAME_LINE_BITS`).  The
    grades (:data:`GRADES`) cut it at the quartiles over deals 1-10,000 of
    a preset; the cut-points ship with the package (:func:`grade_table`,
    :func:`shipped_cuts`) and the tables carry each deal's grade.
@@ -90,10 +92,13 @@ from .solver import _check_limit, _verdicts_after, legal_moves, plays_shortest, 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
-    from typing import Any, Final
+    from typing import Any, Final, TypeVar
+
+    _T = TypeVar("_T")
 
 __all__ = [
     "DEFAULT_LINE_NODES", "DEFAULT_SHORTEST_NODES", "DEFAULT_MOVE_NODES", "GRADES", "LINE_BITS",
+    "GAME_LINE_BITS", "line_bits",
     "Rating", "Step", "PlayResult", "rate", "difficulty_of", "grade_of", "grade_table",
     "shipped_cuts", "load_cuts", "play_rollouts", "player_rollouts", "play_greedy", "evaluate",
     "rate_deal", "play_deal", "PLAYER_ROLLOUTS", "DEFAULT_ROLLOUTS", "DEFAULT_PLAYOUT_MOVES",
@@ -113,8 +118,13 @@ GRADES: Final = ("easy", "medium", "hard", "expert")
 #: LINE_BITS * positions``; docs/difficulty.md, "How the weight was chosen": of
 #: 0 to 2, the smallest weight with the largest mean AUC of the difficulty as a
 #: predictor of the player's losses on the tuning deals of Baker's Dozen and
-#: Good Measure).
+#: Good Measure), for a game without its own entry in :data:`GAME_LINE_BITS`.
 LINE_BITS: Final = 1.0
+#: A game's own weight of a move, where :data:`LINE_BITS` left two neighbouring
+#: grades of the validation apart by less than their intervals: the weight with
+#: the largest AUC on the game's own tuning deals (Castles in Spain, deals
+#: 1-500: 0.627 at 0.1 against 0.604 at 1; docs/difficulty.md, "Validation").
+GAME_LINE_BITS: Final = MappingProxyType({"castles_in_spain": 0.1})
 #: The player's look-ahead, in moves (docs/difficulty.md, "Measured": 2 won more than 1).
 DEFAULT_LOOKAHEAD: Final = 2
 #: The players give up (lost) after this many moves.
@@ -170,8 +180,11 @@ class Rating:
     score : float or None
         Bits of luck (module documentation); None unless SOLVED.
     difficulty : float or None
-        ``score + LINE_BITS * positions``, the number grades are cut on;
+        ``score + line_bits * positions``, the number grades are cut on;
         None unless SOLVED.
+    line_bits : float
+        The bits counted for each move of the line
+        (:func:`~bakersdozen.difficulty.line_bits` of the deal's rules).
     grade : str or None
         One of ``GRADES`` when there are cut-points (given, or shipped for
         the deal's preset), else None.
@@ -212,6 +225,7 @@ class Rating:
     move_nodes: int = DEFAULT_MOVE_NODES
     nodes: int = 0
     steps: tuple[Step, ...] = ()
+    line_bits: float = LINE_BITS
 
     def to_json(self) -> dict[str, object]:
         """The rating as a JSON object: every field, the verdict as its name in
@@ -226,6 +240,7 @@ class Rating:
             "shortest_nodes": self.shortest_nodes, "move_nodes": self.move_nodes, "nodes": self.nodes,
             "steps": [{"legal": step.legal, "losing": [str(m) for m in step.losing],
                        "unknown": [str(m) for m in step.unknown]} for step in self.steps],
+            "line_bits": self.line_bits,
         }
 
     def __str__(self) -> str:
@@ -237,7 +252,7 @@ class Rating:
         grade = self.grade if self.grade is not None else "none (no cut-points for this game)"
         lines = [
             f"difficulty: {self.difficulty:.2f} (score {self.score:.2f} bits + "
-            f"{LINE_BITS} x {self.positions} moves)",
+            f"{self.line_bits} x {self.positions} moves)",
             f"grade: {grade}",
             f"line: {self.positions} moves ({self.line_kind})",
             f"legal moves along it: {self.moves}, of which {self.losing} lose "
@@ -274,13 +289,13 @@ def _check_cuts(cuts: Sequence[float]) -> tuple[float, float, float]:
     return values[0], values[1], values[2]
 
 
-def difficulty_of(score: float, positions: int) -> float:
-    """The difficulty of a line: ``score + LINE_BITS * positions``, rounded to 6 places.
+def difficulty_of(score: float, positions: int, line_bits: float = LINE_BITS) -> float:
+    """The difficulty of a line: ``score + line_bits * positions``, rounded to 6 places.
 
-    *score* is the bits of luck of :func:`bakersdozen.rate` and *positions* the line's
-    moves; for the records of ``results/difficulty.py run``, whose fields
-    these are."""
-    return round(score + LINE_BITS * positions, 6)
+    *score* is the bits of luck of :func:`bakersdozen.rate`, *positions* the line's
+    moves (the fields of the records of ``results/difficulty.py run``) and
+    *line_bits* the game's weight of a move (:func:`line_bits`)."""
+    return round(score + line_bits * positions, 6)
 
 
 def grade_of(score: float, cuts: Sequence[float]) -> str:
@@ -341,8 +356,9 @@ def grade_table() -> Mapping[str, Mapping[str, Any]]:
             games = data.get("games", {}) if data else {}
             for name, entry in games.items():
                 _check_cuts(entry["cuts"])
-                if entry["line_bits"] != LINE_BITS:
-                    raise ValueError(f"{name}: line_bits {entry['line_bits']} is not {LINE_BITS}")
+                weight = GAME_LINE_BITS.get(name, LINE_BITS)
+                if entry["line_bits"] != weight:
+                    raise ValueError(f"{name}: line_bits {entry['line_bits']} is not {weight}")
         except (ValueError, TypeError, KeyError, AttributeError) as error:
             raise BakersDozenError(f"the shipped grades (tables/grades.json) are damaged: "
                                    f"{error}") from None
@@ -430,7 +446,8 @@ def rate(
     nodes = found.nodes
     if found.verdict is not Verdict.SOLVED:
         return Rating(found.verdict, nodes=nodes, line_nodes=line_nodes,
-                      shortest_nodes=shortest_nodes, move_nodes=move_nodes)
+                      shortest_nodes=shortest_nodes, move_nodes=move_nodes,
+                      line_bits=line_bits(deal.rules))
     line, kind = found.moves, "default"
     if plays_shortest(deal.rules) and line:
         # the same default search again (it repeats exactly), then IDA* with shortest_nodes
@@ -463,7 +480,8 @@ def rate(
         position = _after(position, step)
     if not position.is_won:  # pragma: no cover  (solve() checks its lines)
         raise BakersDozenError("internal error: the winning line does not win")
-    difficulty = difficulty_of(score, len(line))
+    weight = line_bits(deal.rules)
+    difficulty = difficulty_of(score, len(line), weight)
     return Rating(
         Verdict.SOLVED,
         score=round(score, 6),
@@ -473,6 +491,7 @@ def rate(
         losing=losing, unknown=unknown, narrow=narrow,
         losing_share=round(losing / total, 6) if total else 0.0, nodes=nodes, steps=tuple(steps),
         line_nodes=line_nodes, shortest_nodes=shortest_nodes, move_nodes=move_nodes,
+        line_bits=weight,
     )
 
 
@@ -606,7 +625,7 @@ def play_greedy(deal: Deal, seed: int = 0, lookahead: int = DEFAULT_LOOKAHEAD) -
     return PlayResult(won, tuple(moves), f"greedy lookahead={lookahead}", seed)
 
 
-def _preset_setting(rules: Rules, table: Mapping[str, int], default: int) -> int:
+def _preset_setting(rules: Rules, table: Mapping[str, _T], default: _T) -> _T:
     """*table*'s entry for a preset's own rules (a preset with a knob changed is
     another game), else *default*."""
     from .rules import PRESETS
@@ -614,6 +633,12 @@ def _preset_setting(rules: Rules, table: Mapping[str, int], default: int) -> int
     if PRESETS.get(rules.name) == rules:
         return table.get(rules.name, default)
     return default
+
+
+def line_bits(rules: Rules) -> float:
+    """The bits :func:`~bakersdozen.rate` counts for each move of a line under *rules*:
+    :data:`GAME_LINE_BITS` of a preset's own rules, else :data:`LINE_BITS`."""
+    return _preset_setting(rules, GAME_LINE_BITS, LINE_BITS)
 
 
 def player_rollouts(rules: Rules) -> int:
