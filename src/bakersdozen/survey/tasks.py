@@ -465,8 +465,11 @@ def make_work_dir(path: str) -> None:
         of that name, a missing permission, a read-only file system), or
         nothing can be made in it.
     """
+    import errno
     import tempfile
 
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), path)
     try:
         os.makedirs(path, exist_ok=True)
         os.rmdir(tempfile.mkdtemp(prefix=".probe-", dir=path))
