@@ -211,6 +211,31 @@ def test_cluster_plays_each_deal_by_its_game(cluster: Cluster) -> None:
             assert check(Deal.pysol(int(record.deal), "spanish_patience"), record.moves or ()).won
 
 
+def test_cluster_survey_keeps_the_layers_of_unknowns_on_disk(cluster: Cluster,
+                                                             tmp_path: Path) -> None:
+    # survey(..., work_dir=): the workers write each deal's subdirectory of a
+    # directory they share with the client (one machine here), keep an
+    # unknown's, and a second pass goes on from it
+    work = tmp_path / "work"
+    common: dict[str, Any] = {"time_limit": None, "memory_mb": 64, "method": "layers",
+                              "work_dir": work}
+    with Client(cluster.address, timeout=30) as client:
+        first = {r.deal: r for r in survey([3266, 5143, 16780], executor=client,
+                                           max_nodes=20_000, **common)}
+        assert {n: r.verdict.value for n, r in first.items()} == {
+            3266: "unknown", 5143: "unsolvable", 16780: "unknown"}
+        assert sorted(os.listdir(work)) == ["deal-16780", "deal-3266"]
+        checkpoints = {n: json.loads((work / f"deal-{n}" / "manifest.json").read_text())
+                       ["counts"]["nodes"] for n in (3266, 16780)}
+        second = {r.deal: r for r in survey([3266, 16780], executor=client, **common)}
+    for number, record in second.items():
+        assert (record.verdict.value, record.resumed_nodes) == ("unsolvable",
+                                                                checkpoints[number])
+        assert record.nodes == solve(Deal.pysol(int(number)), time_limit=None, memory_mb=64,
+                                     method="layers").nodes
+    assert os.listdir(work) == []
+
+
 def test_unreachable_scheduler_then_resume(cluster: Cluster, tmp_path: Path) -> None:
     out = tmp_path / "s.jsonl"
     bad = f"tcp://127.0.0.1:{_free_port()}"

@@ -304,6 +304,13 @@ class Record:
         :data:`bakersdozen.solver.SEARCH_METHODS`): ``"dfs"``, the default,
         ``"proof"``, ``"layers"`` or ``"shortest"``; ``"dfs"`` for files
         written before this field existed.
+    resumed_nodes : int
+        Of *nodes*, the positions earlier runs generated, when the layered
+        search on disk went on from their checkpoint
+        (``Solution.resumed_nodes``; ``survey --layers --work-dir``): this
+        record's search generated ``nodes - resumed_nodes`` in *seconds*.
+        0 for a search that started afresh, and in files written before
+        this field existed.
     """
 
     deal: DealId
@@ -322,6 +329,7 @@ class Record:
     lower_bound: int | None = None
     deadlock: tuple[Card, ...] = ()
     method: str = "dfs"
+    resumed_nodes: int = 0
 
     @classmethod
     def from_solution(
@@ -359,6 +367,7 @@ class Record:
             lower_bound=solution.lower_bound if solution.verdict is Verdict.SOLVED else None,
             deadlock=solution.deadlock,
             method=method,
+            resumed_nodes=solution.resumed_nodes,
         )
 
     @property
@@ -380,7 +389,7 @@ class Record:
         (CSV files do not carry them); ``deadlock`` (a list of card names
         such as ``"5C"``) follows when not empty; ``method`` follows when it is
         not ``"dfs"`` (so that the records of the default search read as
-        before); ``moves`` is a list of move objects
+        before); ``resumed_nodes`` follows when not 0; ``moves`` is a list of move objects
         (:func:`~bakersdozen.records.move_to_json`), last, and is left out when None.
         """
         result: dict[str, object] = {
@@ -404,6 +413,8 @@ class Record:
             result["deadlock"] = [str(card) for card in self.deadlock]
         if self.method != "dfs":
             result["method"] = self.method
+        if self.resumed_nodes:
+            result["resumed_nodes"] = self.resumed_nodes
         if self.moves is not None:
             result["moves"] = [move_to_json(move) for move in self.moves]
         return result
@@ -435,6 +446,7 @@ class Record:
                 lower_bound=_optional_int(data.get("lower_bound")),
                 deadlock=_cards(data.get("deadlock")),
                 method=_method(data.get("method")),
+                resumed_nodes=_optional_int(data.get("resumed_nodes")) or 0,
             )
         except (KeyError, ValueError, TypeError, RecursionError) as error:
             if isinstance(error, RecursionError):  # json.loads of a CSV cell nested deep

@@ -73,6 +73,13 @@ class Solution:
         its suit, and every card it could go onto, lying under one of
         them; docs/engine.md, "Deadlocks").  Empty otherwise, and always
         under rules other than Baker's Dozen's play.
+    resumed_nodes : int
+        Of *nodes*, the positions that earlier runs generated, when the
+        layered search on disk went on from their checkpoint
+        (``solve(..., work_dir=..., resume=True)``): *nodes* counts from the
+        start of the search, as a run never stopped would, and this call
+        generated ``nodes - resumed_nodes`` of them in *seconds*.  0 for a
+        search that started afresh.
     """
 
     verdict: Verdict
@@ -84,6 +91,7 @@ class Solution:
     optimal: bool = False
     lower_bound: int = 0
     deadlock: tuple[Card, ...] = ()
+    resumed_nodes: int = 0
 
     @property
     def solved(self) -> bool:
@@ -97,5 +105,6 @@ class Solution:
 
     @property
     def nodes_per_second(self) -> float:
-        """Search speed, positions per second of wall-clock time."""
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+        """Search speed, positions per second of wall-clock time (this call's
+        positions: ``nodes - resumed_nodes``)."""
+        return (self.nodes - self.resumed_nodes) / self.seconds if self.seconds > 0 else 0.0

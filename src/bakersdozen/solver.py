@@ -418,6 +418,9 @@ class LayersSearch:
             self._close = self._layers.close_executor
         #: what the layered search used (:attr:`bakersdozen._layers.LayeredSearch.stats`), after :meth:`run`
         self.stats: dict[str, int] = {}
+        #: the nodes of the checkpoint a resumed run on disk went on from
+        #: (earlier runs generated them), after :meth:`run`; 0 for a fresh run
+        self.resumed_nodes = 0
 
     def run(
         self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
@@ -438,7 +441,8 @@ class LayersSearch:
                 self._close()
         self.stats = self._layers.stats
         # nodes before a resumed run's checkpoint were spent by earlier runs
-        spent = nodes - getattr(self._layers, "resumed_nodes", 0)
+        self.resumed_nodes = getattr(self._layers, "resumed_nodes", 0)
+        spent = nodes - self.resumed_nodes
         del self._layers  # its memory goes back before the line is looked for
         if status != _search.SOLVED or raw or not any(self._args[0]):
             # the line traced back through the layers (or the position is won)
@@ -852,9 +856,10 @@ def solve(
         With *work_dir*: go on with the run the directory holds, from its
         last checkpoint (a run stopped by a limit, Ctrl-C, a full disk or
         a killed process); the verdict and the counts (``nodes``) are
-        those of a run never stopped, and *time_limit* and *max_nodes*
-        bound this run alone.  A finished run gives its outcome again; an
-        empty directory starts a run.
+        those of a run never stopped (``Solution.resumed_nodes`` says how
+        many of the nodes earlier runs generated), and *time_limit* and
+        *max_nodes* bound this run alone.  A finished run gives its outcome
+        again; an empty directory starts a run.
     jobs : int or None
         With *work_dir*: expand the parts of each progress value in *jobs*
         tasks at once (docs/engine.md, "Parallel expansion"), 1 to 4096:
@@ -955,6 +960,7 @@ def solve(
         progress=progress,
     )
     shortest = search if isinstance(search, ShortestSearch) else None
+    resumed = search.resumed_nodes if isinstance(search, LayersSearch) else 0
     del search  # the table's memory goes back at once
     if status == _search.SOLVED:
         try:
@@ -972,7 +978,8 @@ def solve(
             bound = _root_bound(deal, args)
             optimal = len(moves) <= bound
         seconds = time.perf_counter() - start
-        return Solution(Verdict.SOLVED, moves, nodes, seconds, None, rounds, optimal, bound)
+        return Solution(Verdict.SOLVED, moves, nodes, seconds, None, rounds, optimal, bound,
+                        resumed_nodes=resumed)
     seconds = time.perf_counter() - start
     if status == _search.UNSOLVABLE:
         if certificate is not None:
@@ -980,9 +987,11 @@ def solve(
 
             write_certificate(deal, certificate)
         return Solution(
-            Verdict.UNSOLVABLE, (), nodes, seconds, None, rounds, deadlock=_deadlock(args)
+            Verdict.UNSOLVABLE, (), nodes, seconds, None, rounds, deadlock=_deadlock(args),
+            resumed_nodes=resumed,
         )
-    return Solution(Verdict.UNKNOWN, (), nodes, seconds, _REASONS[status], rounds)
+    return Solution(Verdict.UNKNOWN, (), nodes, seconds, _REASONS[status], rounds,
+                    resumed_nodes=resumed)
 
 
 def _decide(deal: Deal, max_nodes: int, memory_mb: float) -> tuple[Verdict, int]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._common import (
     EXIT_CLUSTER, EXIT_OK, EXIT_WORKER_DIED, Formatter, add_limit_arguments, add_rules_arguments,
-    error, file_name, memory_mb, play_knobs_changed, positive_float, positive_int,
+    disk_mb, error, file_name, memory_mb, play_knobs_changed, positive_float, positive_int,
     rules_from_args,
 )
 
@@ -49,6 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "method they were made with. A second pass over the unknowns with --layers:\n"
         "  bakersdozen survey --retry-unknown --layers --time-limit none \\\n"
         "      --max-nodes 4000000000 --memory-mb 8192 -o FILE\n"
+        "With --work-dir DIR each deal keeps its layers on disk, in DIR/deal-N, and a\n"
+        "deal left unknown goes on from there when it is retried with the same DIR.\n"
         "The summary at the end covers the whole --output file (latest records).\n"
         "Boards files: boards separated by blank lines (13 column lines each) or by\n"
         "lines '---'; a board's id is a hash of its text (board-0123456789abcdef).\n\n"
@@ -111,6 +113,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "unknowns; docs/engine.md); the records say \"method\": \"layers\"",
     )
     parser.add_argument(
+        "--work-dir", type=file_name, metavar="DIR",
+        help="with --layers: keep each deal's layers not being expanded in files of a "
+        "subdirectory of DIR (made if missing; deal-N, or the board id), so that --memory-mb "
+        "need only hold the layers being expanded; removed once the deal is decided, kept "
+        "when it is left unknown, and a later --retry-unknown --layers --work-dir DIR goes "
+        "on from it (the record says \"resumed_nodes\"; docs/survey.md, 'A pass on disk'). "
+        "On Dask every worker must see DIR under the same path",
+    )
+    parser.add_argument(
+        "--disk-mb", type=disk_mb, metavar="MB",
+        help="with --work-dir: MiB the files of each deal may hold (default: what the disk "
+        "has); past it, or on a full disk, the deal stops (unknown, reason disk)",
+    )
+    parser.add_argument(
         "--retry-unknown", action="store_true",
         help="re-run only the deals whose latest record in --output is unknown "
         "(among DEALS or --boards if given), appending the new records",
@@ -148,7 +164,7 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
     from ..survey import codecs
     from ..survey.log import RecordWriter, pending, read_records
     from ..survey.runner import Limits, default_memory_mb
-    from ..survey.tasks import DealRange, read_boards
+    from ..survey.tasks import DealRange, make_work_dir, read_boards
 
     if args.summary is not None:
         if args.deals or args.boards or args.output or args.retry_unknown:
@@ -163,6 +179,11 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
     if args.retry_unknown and not args.output:
         return _bad("--retry-unknown needs --output FILE, the survey to retry")
     dask = args.scheduler is not None or args.cluster is not None
+    if args.work_dir is not None and not args.layers:
+        return _bad("--work-dir needs --layers: only the layered search keeps its work on disk")
+    if args.disk_mb is not None and args.work_dir is None:
+        return _bad("--disk-mb needs --work-dir DIR (and --layers): it bounds the files each "
+                    "deal keeps there")
 
     rules = rules_from_args(args)
     if args.layers:
@@ -186,6 +207,14 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
 
     jobs = args.jobs or os.cpu_count() or 1
     out_format = args.format or "jsonl"
+    work_dir: str | None = None
+    if args.work_dir is not None:  # before --output is opened and any deal runs
+        work_dir = os.path.abspath(args.work_dir)
+        try:
+            make_work_dir(work_dir)
+        except OSError as failure:
+            return _bad(f"--work-dir {args.work_dir}: cannot write there: "
+                        f"{failure.strerror or failure}")
     writer: RecordWriter | None = None
     if args.output:
         out_format = codecs.output_format(args.output, args.format)
@@ -206,6 +235,13 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
                 f"{args.output}: a CSV survey written without a method column: it cannot say "
                 f"which records --{'proof' if args.proof else 'layers'} made; write them to a "
                 "new file"
+            )
+        if (writer and out_format == "csv" and "resumed_nodes" not in writer.columns
+                and work_dir is not None):
+            return _bad(
+                f"{args.output}: a CSV survey written without a resumed_nodes column: it "
+                "cannot say which records went on from the work of earlier runs (--work-dir); "
+                "write them to a new file"
             )
         if writer and writer.repaired:
             _say(f"{args.output}: removed a torn last line ({writer.repaired} bytes) "
@@ -241,7 +277,8 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
         else:
             memory_mb = args.memory_mb or default_memory_mb(busy)
         limits = Limits(args.time_limit, args.max_nodes, float(memory_mb), args.seed, args.moves,
-                        rules, "proof" if args.proof else "layers" if args.layers else "dfs")
+                        rules, "proof" if args.proof else "layers" if args.layers else "dfs",
+                        work_dir, args.disk_mb)
         new = _run_tasks(pending(candidates, existing, args.retry_unknown), to_go, busy,
                          limits, writer, out_format, args)
     except BrokenProcessPool as failure:

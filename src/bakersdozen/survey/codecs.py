@@ -4,11 +4,13 @@ JSON Lines: one :meth:`~bakersdozen.Record.to_json` object a line.
 CSV: a header row of :data:`CSV_FIELDS`, then one row a record; an empty
 field is None, ``method`` is always written (``dfs`` too), ``optimal`` is
 ``true`` or ``false``, ``deadlock`` holds card names separated by spaces,
-``moves`` the JSON list of move objects.  Files with the header of
-earlier versions are read as well: :data:`CSV_FIELDS_NO_METHOD` (no
-``method``, ``optimal``, ``lower_bound``, ``deadlock``: read as ``dfs``,
-None, None, ()) and :data:`CSV_FIELDS_0_1` (0.1.0: no ``game`` column,
-moves as ``"AC 8>F"`` text), and so are the published tables
+``resumed_nodes`` is empty for 0, ``moves`` the JSON list of move
+objects.  Files with the header of earlier versions are read as well:
+:data:`CSV_FIELDS_NO_RESUMED` (no ``resumed_nodes``: read as 0),
+:data:`CSV_FIELDS_NO_METHOD` (no ``method``, ``optimal``,
+``lower_bound``, ``deadlock``: read as ``dfs``, None, None, ()) and
+:data:`CSV_FIELDS_0_1` (0.1.0: no ``game`` column, moves as ``"AC 8>F"``
+text), and so are the published tables
 (``bakersdozen/tables/``, ``TABLE_FIELDS``): their ``positions`` are the
 records' ``nodes``; they record no game, so a table's game is the preset
 its file name starts with (``good_measure.csv.gz``), else Baker's Dozen.
@@ -29,7 +31,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 __all__ = [
-    "FORMATS", "SUFFIX_FORMATS", "CSV_FIELDS", "CSV_FIELDS_NO_METHOD", "CSV_FIELDS_0_1",
+    "FORMATS", "SUFFIX_FORMATS", "CSV_FIELDS", "CSV_FIELDS_NO_RESUMED", "CSV_FIELDS_NO_METHOD",
+    "CSV_FIELDS_0_1", "WRITABLE_CSV_FIELDS",
     "output_format", "format_record", "header", "csv_columns", "parse",
 ]
 
@@ -38,11 +41,20 @@ FORMATS: Final = ("jsonl", "csv")
 #: Output suffixes and the format each implies.
 SUFFIX_FORMATS: Final = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
 #: The CSV columns: every field a reader needs to trust a verdict (which
-#: search made it, what it proved), ``moves`` last.
-CSV_FIELDS: Final = FIELDS[:-1] + ("method", "optimal", "lower_bound", "deadlock", "moves")
+#: search made it, what it proved) and its counts (what earlier runs did of
+#: a resumed search's), ``moves`` last.
+CSV_FIELDS: Final = FIELDS[:-1] + (
+    "method", "optimal", "lower_bound", "deadlock", "resumed_nodes", "moves")
+#: The CSV header of files written before ``resumed_nodes`` was a column:
+#: every record read as a search that started afresh.
+CSV_FIELDS_NO_RESUMED: Final = FIELDS[:-1] + (
+    "method", "optimal", "lower_bound", "deadlock", "moves")
 #: The CSV header of files written before ``method`` (and ``optimal``,
 #: ``lower_bound``, ``deadlock``) were columns: read as the default search.
 CSV_FIELDS_NO_METHOD: Final = FIELDS
+#: The CSV headers new records may be appended under (a survey resumed in
+#: a file keeps its columns).
+WRITABLE_CSV_FIELDS: Final = (CSV_FIELDS, CSV_FIELDS_NO_RESUMED, CSV_FIELDS_NO_METHOD)
 #: The CSV header of files written by 0.1.0.
 CSV_FIELDS_0_1: Final = (
     "deal", "verdict", "reason", "seconds", "nodes", "length",
@@ -120,13 +132,14 @@ def format_record(record: Record, format: str, columns: tuple[str, ...] = CSV_FI
     """One record as one line (ending in ``\\n``) of JSON Lines or CSV.
 
     *columns* are the CSV columns (:data:`CSV_FIELDS`, or those of a file
-    written before, :data:`CSV_FIELDS_NO_METHOD`).
+    written before, :data:`CSV_FIELDS_NO_RESUMED`, :data:`CSV_FIELDS_NO_METHOD`).
 
     Raises
     ------
     ParseError
         If *columns* have no ``method`` and the record was made by another
-        search than the default ``"dfs"``: the file could not say so.
+        search than the default ``"dfs"``, or no ``resumed_nodes`` and the
+        record's search went on from earlier runs: the file could not say so.
     """
     values = record.to_json()
     if format == "csv":
@@ -134,6 +147,11 @@ def format_record(record: Record, format: str, columns: tuple[str, ...] = CSV_FI
             raise ParseError(
                 f"a record of the {record.method!r} search cannot go in a CSV file without a "
                 "method column (written by an earlier version): write to a new file"
+            )
+        if "resumed_nodes" not in columns and record.resumed_nodes:
+            raise ParseError(
+                "a record of a resumed search cannot go in a CSV file without a "
+                "resumed_nodes column (written by an earlier version): write to a new file"
             )
         values["method"] = record.method
         cells = []
@@ -175,7 +193,7 @@ def parse(path: str, format: str, data: bytes) -> list[Record]:
             return records
         table = tuple(names) in (TABLE_FIELDS, TABLE_FIELDS_UNGRADED)
         game = _table_game(path) if table else ""
-        if tuple(names) not in (CSV_FIELDS, CSV_FIELDS_NO_METHOD, CSV_FIELDS_0_1, TABLE_FIELDS,
+        if tuple(names) not in (*WRITABLE_CSV_FIELDS, CSV_FIELDS_0_1, TABLE_FIELDS,
                                 TABLE_FIELDS_UNGRADED):
             if text.lstrip("\ufeff \t\r\n").startswith("{"):
                 raise ParseError(f"{path}: a JSON Lines survey, not CSV (--format jsonl)")

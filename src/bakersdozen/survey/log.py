@@ -23,7 +23,7 @@ from ..errors import ParseError
 from ..records import DealId, Record
 from ..solution import Verdict
 from .codecs import (
-    CSV_FIELDS, CSV_FIELDS_NO_METHOD, csv_columns, format_record, header, output_format, parse,
+    CSV_FIELDS, WRITABLE_CSV_FIELDS, csv_columns, format_record, header, output_format, parse,
 )
 from .tasks import Task
 
@@ -86,7 +86,10 @@ class RecordWriter:
         Bytes of a torn last line removed when opening (0 if none).
     columns : tuple of str
         The CSV columns new rows are written in: those of the file's
-        header (:data:`~bakersdozen.survey.codecs.CSV_FIELDS`, or
+        header (:data:`~bakersdozen.survey.codecs.CSV_FIELDS`;
+        :data:`~bakersdozen.survey.codecs.CSV_FIELDS_NO_RESUMED` for a file
+        written before ``resumed_nodes`` was a column, which then takes
+        records of searches started afresh only;
         :data:`~bakersdozen.survey.codecs.CSV_FIELDS_NO_METHOD` for a file
         written before ``method`` was a column, which then takes records
         of the default search only).
@@ -137,7 +140,7 @@ class RecordWriter:
             self.columns: tuple[str, ...] = CSV_FIELDS
             if format == "csv" and end:
                 self.columns = csv_columns(data) or CSV_FIELDS
-            if format == "csv" and self.columns not in (CSV_FIELDS, CSV_FIELDS_NO_METHOD):
+            if format == "csv" and self.columns not in WRITABLE_CSV_FIELDS:
                 raise ParseError(
                     f"{path}: a CSV survey of bakersdozen 0.1.0 (other columns): it can be "
                     "read and summarised, but write new records to a new file"

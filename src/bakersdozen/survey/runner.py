@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
@@ -23,7 +24,7 @@ from ..records import Record
 from ..rules import BAKERS_DOZEN, Rules, RulesError
 from ..solution import DEFAULT_MEMORY_MB
 from ..solver import LAYERS_REFUSAL, play_rules, plays_shortest, solve, time_limit_seconds
-from .tasks import SURVEY_METHODS, DealSpec, Limits, Task, normalise
+from .tasks import SURVEY_METHODS, DealSpec, Limits, Task, make_work_dir, normalise, work_dir_name
 from .workers import InlineExecutor, process_executor, stop, submit
 
 if TYPE_CHECKING:
@@ -41,12 +42,27 @@ def solve_task(task: Task, limits: Limits) -> Record:
     ``deal.rules`` (a PySol number is dealt for ``limits.rules`` or
     Baker's Dozen); the record names that game.
 
+    With ``limits.work_dir``, the deal's layers are kept in its
+    subdirectory there (:func:`~bakersdozen.survey.tasks.work_dir_name`):
+    the search goes on from the checkpoint the subdirectory holds, if any
+    (the record's ``resumed_nodes`` says how many of its nodes earlier runs
+    generated), and the subdirectory is removed once the deal is solved or
+    unsolvable; a deal left unknown keeps it.
+
     Raises
     ------
     RulesError
         If the deal's cards are not a position of ``limits.rules`` (a
         13-column deal played as Good Measure), or the method refuses the
         rules' play.
+    ArgumentError
+        If ``limits.work_dir`` is not a directory where this runs (a Dask
+        worker that does not see it), or the deal's subdirectory holds
+        something other than this deal's layered search (another game's
+        deal of the same id, files of its own).
+    OSError
+        If a file of the deal's subdirectory cannot be made, read or
+        written (a full disk is not an error: the reason ``"disk"``).
     """
     deal_id, deal = task
     if isinstance(deal, int):
@@ -54,10 +70,25 @@ def solve_task(task: Task, limits: Limits) -> Record:
     else:
         position = deal
     played = play_rules(position, limits.rules)
+    work_dir: str | None = None
+    if limits.work_dir is not None:
+        if not os.path.isdir(limits.work_dir):
+            raise ArgumentError(
+                f"work_dir: {limits.work_dir!r} is not a directory here (the survey made it: "
+                "on a cluster, every worker must see it under the same path)")
+        work_dir = os.path.join(limits.work_dir, work_dir_name(deal_id))
+    # resume=True: solve() goes on from the subdirectory's manifest, and
+    # starts afresh in a missing or empty one (or one left by a start killed
+    # before its first manifest)
     solution = solve(
         position, time_limit=limits.time_limit, max_nodes=limits.max_nodes,
         memory_mb=limits.memory_mb, seed=limits.seed, method=limits.method, rules=played,
+        work_dir=work_dir, disk_mb=limits.disk_mb, resume=work_dir is not None,
     )
+    if work_dir is not None and solution.decided:
+        # its manifest alone is left: the record says all of it (a directory
+        # that cannot be removed is left, not worth the verdict)
+        shutil.rmtree(work_dir, ignore_errors=True)
     return Record.from_solution(
         deal_id, solution, time_limit=limits.time_limit, max_nodes=limits.max_nodes,
         memory_mb=limits.memory_mb, seed=limits.seed, moves=limits.moves, game=played.name,
@@ -200,6 +231,8 @@ def survey(
     moves: bool = False,
     method: str = "dfs",
     rules: Rules | str | None = None,
+    work_dir: str | os.PathLike[str] | None = None,
+    disk_mb: float | None = None,
 ) -> Iterator[Record]:
     """Solve many deals, yielding one :class:`~bakersdozen.records.Record` per deal as each finishes.
 
@@ -250,6 +283,24 @@ def survey(
         :class:`~bakersdozen.Deal` is played by its own ``deal.rules``, and a PySol
         number is dealt for Baker's Dozen.  Each record's ``game`` is the
         game its deal was played by.
+    work_dir : str, os.PathLike or None
+        With ``method="layers"``: a directory (made if missing) in which
+        each deal keeps the layers it is not expanding, in a subdirectory of
+        its own (:class:`~bakersdozen.survey.tasks.Limits`, docs/survey.md,
+        "A pass on disk"), so that *memory_mb* need only hold the layers
+        being expanded.  A deal solved or unsolvable has its subdirectory
+        removed; a deal left unknown keeps it, and the next survey of the
+        deal with this *work_dir* goes on from its checkpoint (the record's
+        ``resumed_nodes``).  Worker processes and a Dask cluster's workers
+        must all see it under the same path.  Give each deal once, and run
+        one survey at a time on a *work_dir*: two searches of one deal at
+        once would share its subdirectory.  None (the default): the layers
+        are kept in memory.
+    disk_mb : float or None
+        With *work_dir*: MiB (2**20 bytes) that each deal's files may hold,
+        in (0, 2**30]; a deal that would pass it, or finds the disk full,
+        stops unknown with the reason ``"disk"``.  None (the default): as
+        much as the disk has.
 
     Raises
     ------
@@ -257,11 +308,16 @@ def survey(
         For an argument of the wrong type (checked when called, before any
         solving), or a deal that is not an int, a Deal or an (id, Deal)
         pair (when it is reached).
+    OSError
+        If *work_dir* cannot be made or written (checked when called, with
+        the directory as the error's file name).
     BakersDozenError
         A ValueError as well: for an argument out of range (checked when
         called: :class:`~bakersdozen.ArgumentError`,
         :class:`~bakersdozen.rules.RulesError` for *rules* naming no preset
-        or ``"layers"`` with rules that are not Baker's Dozen's play), or a
+        or ``"layers"`` with rules that are not Baker's Dozen's play;
+        *work_dir* without ``method="layers"``, *disk_mb* without
+        *work_dir* or out of range), or a
         bad deal (when it is reached: a deal number out of range, an id
         that is a number, a Deal that is not a position of *rules*).
 
@@ -315,7 +371,10 @@ def survey(
     time_limit = time_limit_seconds(time_limit)
     solve(Deal.pysol(1), time_limit=time_limit, max_nodes=1, memory_mb=memory_mb, seed=seed,
           method=method)
-    limits = Limits(time_limit, max_nodes, float(memory_mb), seed, bool(moves), played, method)
+    limits = Limits(time_limit, max_nodes, float(memory_mb), seed, bool(moves), played, method,
+                    work_dir, disk_mb)  # type: ignore[arg-type]  # Limits takes a path
+    if limits.work_dir is not None:
+        make_work_dir(limits.work_dir)
     return _survey((normalise(item) for item in deals), jobs, limits, executor)
 
 

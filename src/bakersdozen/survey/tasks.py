@@ -8,6 +8,7 @@ canonical text, :func:`bakersdozen.records.board_id`).
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from ..model import Deal
 from ..rules import BAKERS_DOZEN, Rules
 from ..records import DealId, board_id
 from ..solution import DEFAULT_MEMORY_MB
+from ..solver import MAX_DISK_MB
 
 __all__ = [
     "Task",
@@ -30,6 +32,9 @@ __all__ = [
     "read_boards",
     "normalise",
     "SURVEY_METHODS",
+    "work_dir_name",
+    "make_work_dir",
+    "MAX_WORK_DIR_NAME",
 ]
 
 #: One task: the deal id and the deal (a PySol number or a position).
@@ -345,6 +350,31 @@ class Limits:
     method : str
         The search method (:data:`SURVEY_METHODS`): ``"dfs"``,
         ``"proof"`` or ``"layers"``; the records carry it.
+    work_dir : str or None
+        With method ``"layers"``: the directory in which each deal's search
+        keeps the layers it is not expanding, in a subdirectory of its own
+        named by :func:`work_dir_name` (docs/survey.md, "A pass on disk");
+        made absolute when the Limits is made (a path or a str is taken), so
+        that a worker running elsewhere finds it.  A deal that ends solved or
+        unsolvable has its subdirectory removed; a deal left unknown (a
+        limit, the disk) keeps it, and the next search of the deal with this
+        *work_dir* goes on from it.  None (the default): the layers are kept
+        in memory.
+    disk_mb : float or None
+        With *work_dir*: MiB (2**20 bytes) that the files of each deal's
+        subdirectory may hold, in (0, 2**30]; a deal that would pass it stops
+        unknown, with the reason ``"disk"``.  None (the default): as much as
+        the disk has.
+
+    Raises
+    ------
+    TypeError
+        For a *work_dir* that is not a path or None, or a *disk_mb* that is
+        not a number or None.
+    ArgumentError
+        A ValueError: for a *work_dir* with a method other than
+        ``"layers"`` (only the layered search keeps its work on disk), an
+        empty *work_dir*, or a *disk_mb* without *work_dir* or out of range.
     """
 
     time_limit: float | None = 10.0
@@ -354,7 +384,94 @@ class Limits:
     moves: bool = False
     rules: Rules | None = None
     method: str = "dfs"
+    work_dir: str | None = None
+    disk_mb: float | None = None
 
     def __post_init__(self) -> None:
         if self.time_limit == math.inf:  # no limit: None in the records (JSON has no inf)
             object.__setattr__(self, "time_limit", None)
+        work_dir: object = self.work_dir
+        disk_mb: object = self.disk_mb
+        if work_dir is not None and not isinstance(work_dir, (str, os.PathLike)):
+            raise TypeError(f"work_dir must be a path or None, not {work_dir!r}")
+        if disk_mb is not None and (isinstance(disk_mb, bool)
+                                    or not isinstance(disk_mb, (int, float))):
+            raise TypeError(f"disk_mb must be a number or None, not {disk_mb!r}")
+        if work_dir is None:
+            if disk_mb is not None:
+                raise ArgumentError("disk_mb: only a survey with a work_dir uses it (it bounds "
+                                    "each deal's files there)")
+            return
+        if self.method != "layers":
+            raise ArgumentError(f"work_dir: only method='layers' keeps its work on disk, not "
+                                f"{self.method!r}")
+        path = os.fspath(work_dir)
+        if not isinstance(path, str):
+            raise TypeError(f"work_dir must be a str path, not {work_dir!r}")
+        if not path:
+            raise ArgumentError("work_dir: an empty path names no directory")
+        object.__setattr__(self, "work_dir", os.path.abspath(path))
+        if disk_mb is not None:
+            if not 0 < disk_mb <= MAX_DISK_MB:  # False for nan
+                raise ArgumentError(f"disk_mb must be in (0, 2**30] (MiB), not {disk_mb!r}")
+            object.__setattr__(self, "disk_mb", float(disk_mb))
+
+
+#: The longest name :func:`work_dir_name` writes out; a longer one is a hash.
+MAX_WORK_DIR_NAME: Final = 100
+_NAME_KEEPS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_-")
+_BOARD_ID: Final = re.compile(r"board-[0-9a-f]{16}")
+
+
+def work_dir_name(deal_id: DealId) -> str:
+    """The name of a deal's subdirectory in a survey's work directory (:class:`Limits`).
+
+    The same id always gets the same name, and two ids never get names
+    that are equal or differ only in case (a file system that ignores case
+    would take them for one):
+
+    - a PySol deal number *n*: ``deal-n`` (``deal-417``);
+    - a board id (:func:`bakersdozen.records.board_id`): itself
+      (``board-0123456789abcdef``);
+    - any other id: ``id-`` and its UTF-8 bytes, each byte other than a
+      lower-case ASCII letter, a digit, ``_`` or ``-`` written ``%XX``
+      (upper-case hexadecimal; ``"My deal"`` is ``id-%4Dy%20deal``);
+    - an id whose name would be longer than :data:`MAX_WORK_DIR_NAME`:
+      ``hash-`` and the 64 hexadecimal digits of the SHA-256 of its UTF-8.
+    """
+    if isinstance(deal_id, int):
+        return f"deal-{deal_id}"
+    if _BOARD_ID.fullmatch(deal_id):
+        return deal_id
+    data = deal_id.encode("utf-8", "surrogatepass")
+    name = "id-" + "".join(chr(b) if b in _NAME_KEEPS else f"%{b:02X}" for b in data)
+    if len(name) <= MAX_WORK_DIR_NAME:
+        return name
+    import hashlib  # here: loading OpenSSL costs a few ms at start-up
+
+    return "hash-" + hashlib.sha256(data).hexdigest()
+
+
+def make_work_dir(path: str) -> None:
+    """Make a survey's work directory *path* if missing, and check that it can be written.
+
+    A subdirectory is made in it and removed again, as each deal's search
+    will make its own.
+
+    Raises
+    ------
+    OSError
+        With *path* as its file name: the directory cannot be made (a file
+        of that name, a missing permission, a read-only file system), or
+        nothing can be made in it.
+    """
+    import errno
+    import tempfile
+
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), path)
+    try:
+        os.makedirs(path, exist_ok=True)
+        os.rmdir(tempfile.mkdtemp(prefix=".probe-", dir=path))
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, path) from None
