@@ -386,7 +386,8 @@ class Record:
         ``verdict`` is the lower-case name (``"solved"``, ``"unsolvable"``,
         ``"unknown"``); ``optimal`` (a bool) and ``lower_bound`` (an int)
         follow the :data:`~bakersdozen.records.FIELDS` when known and are left out when None
-        (CSV files do not carry them); ``deadlock`` (a list of card names
+        (CSV files carry them as columns of their own,
+        :data:`bakersdozen.survey.codecs.CSV_FIELDS`); ``deadlock`` (a list of card names
         such as ``"5C"``) follows when not empty; ``method`` follows when it is
         not ``"dfs"`` (so that the records of the default search read as
         before); ``resumed_nodes`` follows when not 0; ``moves`` is a list of move objects
