@@ -12,7 +12,8 @@ Every test that starts a process starts it here:
   SIGKILL and the child is reaped: nothing it started outlives the test.
 - :func:`run` is :func:`subprocess.run` on top of it (output captured, a
   timeout always).
-- :func:`end` ends a group now (a cluster fixture, a worker killed on purpose).
+- :func:`end` ends a group now (a cluster fixture, a worker killed on purpose);
+  :func:`kill_past` kills one once its checkpoint has passed a count.
 - :func:`default_sigint` lets a test send SIGINT to pytest's own process;
   :func:`default_signals` is the `preexec_fn` of a child started elsewhere (chromedriver).
 - :func:`processes` lists the processes running now (Linux ``/proc``): a test
@@ -105,6 +106,32 @@ def run(argv: list[str], *, timeout: float = 120, input: str | bytes | None = No
     with started(argv, text=text, **kwargs) as process:
         stdout, stderr = process.communicate(input, timeout=timeout)
         return subprocess.CompletedProcess(argv, process.returncode, stdout, stderr)
+
+
+def kill_past(process: subprocess.Popen[Any], nodes: Callable[[], int], threshold: int,
+              what: str, timeout: float = 120) -> None:
+    """SIGKILL *process*'s group as soon as ``nodes()`` (a checkpoint's count,
+    read from its files; OSError or ValueError while they are not written yet
+    counts as 0) reaches *threshold*, and reap it.  Fails the test if *what*
+    ends first or *timeout* seconds pass."""
+    import time
+
+    import pytest
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            reached = nodes()
+        except (OSError, ValueError):  # not written yet
+            reached = 0
+        if reached >= threshold:
+            break
+        assert process.poll() is None, f"{what} ended before it was killed"
+        time.sleep(0.01)
+    else:  # pragma: no cover
+        pytest.fail(f"no checkpoint past {threshold:,} nodes in {timeout:.0f} s")
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait(30)
 
 
 @contextlib.contextmanager

@@ -28,7 +28,7 @@ from bakersdozen.cli import main
 from bakersdozen.errors import ArgumentError, BakersDozenError
 from bakersdozen.solver import _engine_args
 from brute import brute_force_solvable
-from children import started
+from children import kill_past, started
 from test_layers import (
     MIDGAME, assert_raw_line_wins, midgame, refusing_default_search,
 )
@@ -303,20 +303,8 @@ def test_a_winnable_position_killed_then_resumed_gets_its_line(tmp_path: Path) -
     deal = midgame(name)
     game, text = MIDGAME[name]
     with started([sys.executable, "-c", _CHILD_POSITION, text, game, str(tmp_path)]) as child:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                nodes = manifest(tmp_path)["counts"]["nodes"]  # type: ignore[index]
-            except (OSError, ValueError):  # not written yet
-                nodes = 0
-            if nodes >= 60_000:  # type: ignore[operator]
-                break
-            assert child.poll() is None, "the search ended before it was killed"
-            time.sleep(0.01)
-        else:  # pragma: no cover
-            pytest.fail("no checkpoint past 60,000 nodes in 120 s")
-        os.killpg(child.pid, signal.SIGKILL)
-        child.wait(30)
+        kill_past(child, lambda: manifest(tmp_path)["counts"]["nodes"],  # type: ignore[index]
+                  60_000, "the search")
     assert manifest(tmp_path)["state"] == "running"
     assert any(n.startswith("k") for n in manifest(tmp_path)["files"])  # type: ignore[union-attr]
     with refusing_default_search():

@@ -697,20 +697,7 @@ def test_a_killed_survey_goes_on_from_the_deals_checkpoint(tmp_path: Path) -> No
             "--time-limit", "none", "--jobs", "1", "--output", str(out)]
     kept = work / f"deal-{DEAL_1M}"
     with children.started([sys.executable, "-c", _KILLED_SURVEY, *argv]) as child:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                nodes = _manifest_nodes(kept)
-            except (OSError, ValueError):  # not written yet
-                nodes = 0
-            if nodes >= 1_000_000:
-                break
-            assert child.poll() is None, "the survey ended before it was killed"
-            time.sleep(0.01)
-        else:  # pragma: no cover
-            pytest.fail("no checkpoint past 1,000,000 nodes in 120 s")
-        os.killpg(child.pid, signal.SIGKILL)
-        child.wait(30)
+        children.kill_past(child, lambda: _manifest_nodes(kept), 1_000_000, "the survey")
     assert read_records(str(out)) == []
     checkpoint = _manifest_nodes(kept)
     # the same command again: the deal has no record, and goes on from its checkpoint
