@@ -180,7 +180,8 @@ def test_winnable_deals_of_a_grade(grade: str) -> None:
         assert every == [n for n in range(1, 501) if rows[n]["difficulty"] == grade]
 
 
-def test_a_grade_outside_the_graded_deals_or_game() -> None:
+def test_a_grade_outside_the_graded_deals_or_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bakersdozen.difficulty
     from bakersdozen.difficulty import grade_table
 
     for game in _graded_games():
@@ -191,9 +192,14 @@ def test_a_grade_outside_the_graded_deals_or_game() -> None:
                                                  f"\\(deals {first}-{last}\\)"):
                 winnable_deals(game, first=1, last=last + 1, difficulty="hard")
             assert winnable(last + 1, game).difficulty is None
+    # a game without grades (every preset has them now: one taken out)
+    shipped = dict(grade_table())
+    del shipped["spanish_patience_ii"]
+    monkeypatch.setattr(bakersdozen.difficulty, "_GRADES", shipped)
     for game in (g for g in PRESETS if g not in _graded_games()):
         with pytest.raises(TableError, match="no difficulty grades yet"):
             winnable_deals(game, difficulty="easy")
+    assert "spanish_patience_ii" not in _graded_games()
     with pytest.raises(ArgumentError, match="difficulty must be one of"):
         winnable_deals(difficulty="tricky")
     with pytest.raises(TypeError, match="difficulty must be a str"):
