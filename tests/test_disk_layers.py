@@ -338,7 +338,7 @@ def test_a_full_disk_stops_with_reason_disk(tmp_path: Path) -> None:
     for progress in range(1, _layers.PROGRESS_VALUES):  # every file the search writes
         data["files"][_disk.progress_file(progress)] = 0  # type: ignore[index]
         os.symlink("/dev/full", tmp_path / _disk.progress_file(progress))
-    (tmp_path / _disk.MANIFEST).write_text(json.dumps(data))
+    _disk.write_manifest(str(tmp_path), data)
     search = _disk.DiskLayers(_engine_args(deal), memory_mb=MEMORY_MB, work_dir=tmp_path,
                               resume=True)
     assert search.run()[0] == _layers.DISK_FULL
@@ -475,9 +475,36 @@ def test_damaged_records_are_an_error_not_an_answer(tmp_path: Path) -> None:
     # for a winning line) a record cut in the middle, and the manifest agreeing: the reading sees it
     (tmp_path / name).write_bytes((tmp_path / name).read_bytes()[:-8])
     files[name] -= 8  # type: ignore[index]
-    (tmp_path / _disk.MANIFEST).write_text(json.dumps(data))
+    _disk.write_manifest(str(tmp_path), data)
     with pytest.raises(BakersDozenError, match="ends inside a record"):
         solve(deal, method="layers", work_dir=tmp_path, resume=True, time_limit=None)
+
+
+def test_an_edited_manifest_is_an_error_not_an_answer(tmp_path: Path) -> None:
+    deal = Deal.pysol(16780)  # unsolvable, stopped early
+    solve(deal, method="layers", work_dir=tmp_path, max_nodes=50_000, time_limit=None)
+    data = manifest(tmp_path)
+    victim = tmp_path.parent / "victim.txt"
+    victim.write_text("keep me")
+    # edited by hand, the checksum left as it was: refused, whatever the edit says
+    for key, value in (("state", "unsolvable"), ("progress", 10**6), ("counts", {"nodes": "x"})):
+        (tmp_path / _disk.MANIFEST).write_text(json.dumps(dict(data, **{key: value})))
+        with pytest.raises(ArgumentError, match="damaged: manifest.json does not match its checksum"):
+            solve(deal, method="layers", work_dir=tmp_path, resume=True, time_limit=None)
+    # with the checksum made anew: the shapes are checked still, and no name leaves the directory
+    for key, value, words in (
+            ("files", dict(data["files"], **{"../victim.txt": 0}), "outside its directory"),  # type: ignore[arg-type]
+            ("files", "x", "no files"), ("counts", dict(data["counts"], nodes=10**30), "not a count"),  # type: ignore[arg-type]
+            ("progress", 10**6, "progress value out of range"), ("state", "won", "unknown state")):
+        _disk.write_manifest(str(tmp_path), dict(data, **{key: value}))
+        with pytest.raises(ArgumentError, match=words):
+            solve(deal, method="layers", work_dir=tmp_path, resume=True, time_limit=None)
+    assert victim.read_text() == "keep me"
+    # the manifest as written: the search goes on, to the verdict of a run never stopped
+    _disk.write_manifest(str(tmp_path), data)
+    resumed = solve(deal, method="layers", work_dir=tmp_path, resume=True, time_limit=None)
+    assert resumed.verdict is Verdict.UNSOLVABLE
+    assert resumed.nodes == solve(deal, method="layers", time_limit=None).nodes
 
 
 def test_cli_json_record_says_disk(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -55,6 +55,8 @@ MANIFEST: Final = "manifest.json"
 FORMAT: Final = "bakersdozen layered search on disk"
 VERSION: Final = 2
 
+#: The states a manifest may be in: a search going on, or its outcome.
+_STATES = ("running", "solved", "unsolvable")
 _RECORDS = re.compile(r"(p\d{3}(\.s\d{6})?|k\d{3})\.rec\Z")
 _KEPT = re.compile(r"k\d{3}\.rec\Z")
 #: Most parts a progress value's file is split into (one split pass writes them all).
@@ -132,13 +134,56 @@ def read_manifest(directory: str, where: str, kind: tuple[str, int], position: A
         raise ArgumentError(
             f"{where} holds the layered search of another position or other rules: "
             f"give another directory for this one")
+    fault = _manifest_fault(manifest)
+    if fault:
+        raise ArgumentError(f"{where} is damaged: {MANIFEST} {fault}; delete the directory "
+                            f"to start the search again")
     return manifest
+
+
+#: The largest count a manifest may hold (the engine counts in 64-bit words).
+_MAX_COUNT = 2**63 - 1
+
+
+def _checksum(manifest: Mapping[str, Any]) -> str:
+    """SHA-256 of *manifest* without its own ``checksum``, as :func:`write_manifest` writes it."""
+    import hashlib
+
+    body = {key: value for key, value in manifest.items() if key != "checksum"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def _manifest_fault(manifest: Mapping[str, Any]) -> str:
+    """What is wrong with a manifest of the right kind, or "": its checksum
+    (a manifest edited or corrupted since it was written), then the shapes
+    the search relies on (counts, progress, state, file names inside the
+    directory)."""
+    if manifest.get("checksum") != _checksum(manifest):
+        return "does not match its checksum (edited or corrupted since it was written)"
+    counts, files = manifest.get("counts"), manifest.get("files")
+    if not isinstance(counts, dict) or not all(
+            type(v) is int and 0 <= v <= _MAX_COUNT for v in counts.values()):
+        return "has no counts, or one that is not a count"
+    if not isinstance(files, dict) or not all(
+            type(v) is int and 0 <= v <= _MAX_COUNT for v in files.values()):
+        return "has no files, or a length that is not a count"
+    for name in files:
+        if (not isinstance(name, str) or name in ("", ".", "..") or "/" in name
+                or os.sep in name or "\0" in name or name.startswith(".")):
+            return f"names a file outside its directory: {name!r}"
+    progress = manifest.get("progress")
+    if type(progress) is not int or not 0 <= progress <= _layers.PROGRESS_VALUES:
+        return f"has a progress value out of range: {progress!r}"
+    if manifest.get("state") not in _STATES:
+        return f"has an unknown state: {manifest.get('state')!r}"
+    return ""
 
 
 def write_manifest(directory: str, manifest: dict[str, Any]) -> None:
     """Write *manifest* into *directory* whole or not at all: a temporary
     file, fsync, rename, fsync of the directory."""
     temp = os.path.join(directory, MANIFEST + ".tmp")
+    manifest = dict(manifest, checksum=_checksum(manifest))
     with open(temp, "w", encoding="utf-8") as out:
         json.dump(manifest, out, sort_keys=True)
         out.flush()
