@@ -79,21 +79,22 @@ def difficulty(record: dict[str, Any]) -> float:
 def read_lines(path: str) -> list[dict[str, Any]]:
     """The complete JSON lines of *path* ([] if it does not exist; gzipped if
     its name ends in ``.gz``); a broken line is skipped."""
+    stream: Any
     try:
         if path.endswith(".gz"):
-            stream = gzip.open(path, "rt", encoding="utf-8")
+            stream = gzip.open(path, "rb")
         else:
-            stream = open(path, encoding="utf-8")
+            stream = open(path, "rb")
     except FileNotFoundError:
         return []
     out = []
     with stream:
         for line in stream:
-            if not line.endswith("\n"):
+            if not line.endswith(b"\n"):
                 continue  # cut short by a kill: the deal runs again
             try:
-                record = json.loads(line)
-            except ValueError:
+                record = json.loads(line.decode("utf-8"))
+            except ValueError:  # UnicodeDecodeError too
                 continue
             if isinstance(record, dict) and isinstance(record.get("deal"), int):
                 out.append(record)
@@ -235,9 +236,23 @@ def _load_plays(args: argparse.Namespace) -> dict[tuple[str, int], bool]:
     (game, deal); a record of another player or other settings is not used."""
     if args.plays is None:
         return {}
+    if args.plays.endswith(".gz"):
+        raise BakersDozenError(f"--plays {args.plays}: a plays file is plain JSON lines, "
+                               "appended to; give a name without .gz")
+    try:  # written to as games end: a path that cannot be is refused before the first
+        with open(args.plays, "ab+") as stream:
+            size = stream.seek(0, os.SEEK_END)
+            if size:
+                stream.seek(size - 1)
+                if stream.read(1) != b"\n":  # a line cut short by a kill:
+                    stream.write(b"\n")  # the next one starts on a line of its own
+    except OSError as error:
+        raise BakersDozenError(f"--plays {args.plays}: cannot be written: "
+                               f"{error.strerror or error}") from None
     wanted = _player_key(args)
-    return {(r["game"], r["deal"]): bool(r["won"]) for r in read_lines(args.plays)
-            if all(r.get(k) == v for k, v in wanted.items())}
+    return {(r["game"], r["deal"]): r["won"] for r in read_lines(args.plays)
+            if isinstance(r.get("game"), str) and type(r.get("won")) is bool
+            and all(r.get(k) == v for k, v in wanted.items())}
 
 
 def _record_play(args: argparse.Namespace, game: str, number: int, won: bool) -> None:

@@ -429,6 +429,19 @@ def test_batch_run_resumes_cuts_and_validates(tmp_path: Path, capsys: pytest.Cap
     # another player's results are not reused: played again and appended
     assert batch.main(argv + ["--rollouts", "1"]) == 0
     assert len(plays.read_text(encoding="utf-8").splitlines()) == 10
+    capsys.readouterr()
+    # a result that is not a bool, a line of garbage or one cut short is not
+    # believed: those deals are played again, on lines of their own
+    plays.write_bytes(b"".join(json.dumps(dict(r, won=str(r["won"]))).encode() + b"\n"
+                               for r in kept) + b"\xff\xfe garbage\n" + b'{"deal": 1, "ga')
+    assert batch.main(argv) == 0
+    assert capsys.readouterr()[0] == first
+    again = plays.read_bytes().splitlines()
+    assert [json.loads(line)["won"] for line in again[-5:]] == [r["won"] for r in kept]
+    assert again[-6] == b'{"deal": 1, "ga'
+    # a gzipped name cannot be appended to: refused before any game
+    assert batch.main(argv[:-1] + [str(tmp_path / "plays.jsonl.gz")]) == 2
+    assert "give a name without .gz" in capsys.readouterr()[1]
 
 
 def test_pack_keeps_what_the_grades_need_and_a_run_resumes_from_it(
