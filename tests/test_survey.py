@@ -276,6 +276,11 @@ def test_one_survey_per_file(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     finally:
         writer.close()
     assert out.read_text() == ""
+    # where no lock file can be made, it says so, not that another survey writes
+    if os.path.isdir("/proc/self"):
+        assert main(["survey", "1", "--jobs", "1", "--output", "/proc/self/x.jsonl"]) == 2
+        err = capsys.readouterr().err
+        assert "cannot write there (/proc/self/x.jsonl.lock)" in err and "another" not in err
 
 
 # -- retry of the unknowns ---------------------------------------------------

@@ -200,6 +200,8 @@ def test_a_grade_outside_the_graded_deals_or_game(monkeypatch: pytest.MonkeyPatc
         with pytest.raises(TableError, match="no difficulty grades yet"):
             winnable_deals(game, difficulty="easy")
     assert "spanish_patience_ii" not in _graded_games()
+    with pytest.raises(ArgumentError, match="only winnable deals have difficulty grades"):
+        winnable_deals(verdict=Verdict.UNSOLVABLE, difficulty="easy")
     with pytest.raises(ArgumentError, match="difficulty must be one of"):
         winnable_deals(difficulty="tricky")
     with pytest.raises(TypeError, match="difficulty must be a str"):

@@ -289,7 +289,8 @@ def winnable_deals(
         grades do not cover.
     ArgumentError
         If *seed* is not in 0..2**64-1 (as ``solve``'s; ``random.Random``
-        would take -1 as 1).
+        would take -1 as 1), or *difficulty* is given with a *verdict*
+        other than SOLVED (only winnable deals have grades).
     TypeError
         If *count*, *seed*, *first* or *last* is not an int (or None).
     """
@@ -303,6 +304,9 @@ def winnable_deals(
     start, end = table.first, table.last
     if difficulty is not None:
         start, end = _graded_range(rules.name, difficulty, start, end)
+        if verdict is not Verdict.SOLVED:
+            raise ArgumentError(f"only winnable deals have difficulty grades: a grade "
+                                f"({difficulty}) lists no {verdict.value} deal")
     low = start if first is None else first
     high = end if last is None else last
     if low > high:

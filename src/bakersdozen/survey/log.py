@@ -119,6 +119,12 @@ class RecordWriter:
         try:
             self._lock.acquire()
         except Timeout:
+            # filelock also times out when it cannot make the lock file at all
+            try:
+                open(path + ".lock", "a").close()
+            except OSError as error:
+                raise ParseError(f"{path}: cannot write there ({path}.lock): "
+                                 f"{error.strerror or error}") from None
             raise ParseError(f"{path}: another survey is writing to this file") from None
         except OSError as error:
             raise ParseError(f"{path}: cannot lock ({path}.lock): {error}") from None
