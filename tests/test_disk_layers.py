@@ -337,6 +337,7 @@ def test_a_full_disk_stops_with_reason_disk(tmp_path: Path) -> None:
     data = manifest(tmp_path)
     for progress in range(1, _layers.PROGRESS_VALUES):  # every file the search writes
         data["files"][_disk.progress_file(progress)] = 0  # type: ignore[index]
+        data["sums"][_disk.progress_file(progress)] = 0  # type: ignore[index]  (CRC-32 of nothing)
         os.symlink("/dev/full", tmp_path / _disk.progress_file(progress))
     _disk.write_manifest(str(tmp_path), data)
     search = _disk.DiskLayers(_engine_args(deal), memory_mb=MEMORY_MB, work_dir=tmp_path,
@@ -475,9 +476,28 @@ def test_damaged_records_are_an_error_not_an_answer(tmp_path: Path) -> None:
     # for a winning line) a record cut in the middle, and the manifest agreeing: the reading sees it
     (tmp_path / name).write_bytes((tmp_path / name).read_bytes()[:-8])
     files[name] -= 8  # type: ignore[index]
+    data["sums"] = _disk.file_sums(str(tmp_path), files, None)  # type: ignore[arg-type]
     _disk.write_manifest(str(tmp_path), data)
     with pytest.raises(BakersDozenError, match="ends inside a record"):
         solve(deal, method="layers", work_dir=tmp_path, resume=True, time_limit=None)
+
+
+@pytest.mark.parametrize("jobs", [None, 2])
+def test_a_file_of_records_changed_in_place_is_an_error_not_an_answer(
+        tmp_path: Path, jobs: int | None) -> None:
+    # zeros written over a file of a stopped run, its length kept: a tester
+    # got a wrong "unsolvable" from that before the files had checksums
+    deal = Deal.pysol(16780)
+    stopped = solve(deal, method="layers", work_dir=tmp_path, max_nodes=300_000,
+                    time_limit=None, jobs=jobs)
+    assert stopped.verdict is Verdict.UNKNOWN
+    files = manifest(tmp_path)["files"]
+    name = max(files, key=lambda n: files[n])  # type: ignore[index, arg-type]
+    assert files[name] > 0  # type: ignore[index, operator]
+    with open(tmp_path / name, "r+b") as stream:
+        stream.write(bytes(files[name]))  # type: ignore[index, arg-type]
+    with pytest.raises(ArgumentError, match=f"damaged: {name} does not hold the bytes"):
+        solve(deal, method="layers", work_dir=tmp_path, resume=True, time_limit=None, jobs=jobs)
 
 
 def test_an_edited_manifest_is_an_error_not_an_answer(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ MANIFEST: Final = "manifest.json"
 #: The manifest's ``format`` and ``version``: a work directory of another
 #: format or version is refused.
 FORMAT: Final = "bakersdozen layered search on disk"
-VERSION: Final = 2
+VERSION: Final = 3
 
 #: The states a manifest may be in: a search going on, or its outcome.
 _STATES = ("running", "solved", "unsolvable")
@@ -171,12 +171,63 @@ def _manifest_fault(manifest: Mapping[str, Any]) -> str:
         if (not isinstance(name, str) or name in ("", ".", "..") or "/" in name
                 or os.sep in name or "\0" in name or name.startswith(".")):
             return f"names a file outside its directory: {name!r}"
+    sums = manifest.get("sums")
+    if not isinstance(sums, dict) or sums.keys() != files.keys() or not all(
+            type(v) is int and 0 <= v < 2**32 for v in sums.values()):
+        return "has no checksum (CRC-32) for each file it lists"
     progress = manifest.get("progress")
     if type(progress) is not int or not 0 <= progress <= _layers.PROGRESS_VALUES:
         return f"has a progress value out of range: {progress!r}"
     if manifest.get("state") not in _STATES:
         return f"has an unknown state: {manifest.get('state')!r}"
     return ""
+
+
+def _crc(path: str, start: int, end: int, crc: int = 0) -> int:
+    """CRC-32 of bytes *start*..*end* of the file *path*, continuing *crc*."""
+    import zlib
+
+    with open(path, "rb") as stream:
+        stream.seek(start)
+        left = end - start
+        while left > 0:
+            chunk = stream.read(min(left, 1 << 20))
+            if not chunk:
+                break  # shorter than it should be: the sum will not match
+            crc = zlib.crc32(chunk, crc)
+            left -= len(chunk)
+    return crc
+
+
+def file_sums(directory: str, files: Mapping[str, int],
+              previous: Mapping[str, Any] | None) -> dict[str, int]:
+    """The CRC-32 of the first ``files[name]`` bytes of each file of *directory*
+    that *files* lists, for its manifest (``sums``).  A file that only grew
+    since the *previous* manifest (files are appended to) is summed from the
+    sum that one holds, reading only its new bytes."""
+    old_files = previous.get("files", {}) if previous else {}
+    old_sums = previous.get("sums", {}) if previous else {}
+    sums = {}
+    for name, length in files.items():
+        path = os.path.join(directory, name)
+        start = old_files.get(name, -1)
+        if name in old_sums and 0 <= start <= length:
+            sums[name] = _crc(path, start, length, old_sums[name])
+        else:
+            sums[name] = _crc(path, 0, length)
+    return sums
+
+
+def check_sums(directory: str, manifest: Mapping[str, Any], where: str) -> None:
+    """Every file *manifest* lists holds, over its length, the CRC-32 the
+    manifest keeps: ArgumentError (naming *where*) for the first that does not
+    (a file overwritten or corrupted in place since it was written)."""
+    for name, length in manifest["files"].items():
+        if _crc(os.path.join(directory, name), 0, length) != manifest["sums"][name]:
+            raise ArgumentError(
+                f"{where} is damaged: {name} does not hold the bytes its manifest's checksum "
+                f"says (changed since it was written); delete the directory to start the "
+                f"search again")
 
 
 def write_manifest(directory: str, manifest: dict[str, Any]) -> None:
@@ -295,7 +346,9 @@ class DiskLayers:
         return read_manifest(self._dir, where, (FORMAT, VERSION), self._position)
 
     def _write_manifest(self, manifest: dict[str, Any]) -> None:
-        """Write *manifest* whole or not at all (:func:`write_manifest`)."""
+        """Write *manifest* whole or not at all (:func:`write_manifest`), with the
+        checksum of each file it lists (:func:`file_sums`)."""
+        manifest["sums"] = file_sums(self._dir, manifest["files"], self.__dict__.get("_manifest"))
         write_manifest(self._dir, manifest)
         self._manifest = manifest
 
@@ -315,6 +368,7 @@ class DiskLayers:
                     f"{max(size, 0)} bytes, its manifest says {length}")
             if size > length:
                 os.truncate(path, length)
+        check_sums(self._dir, self._manifest, f"work_dir: {self._dir!r}")
         return sum(files.values())
 
     def _pending(self) -> dict[str, int]:

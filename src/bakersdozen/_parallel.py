@@ -67,7 +67,7 @@ __all__ = ["ParallelLayers", "FORMAT", "VERSION", "run_task", "is_parallel"]
 #: The manifest's ``format`` and ``version`` for a run in parallel tasks (the
 #: search of one process, :mod:`bakersdozen._disk`, has its own).
 FORMAT: Final = "bakersdozen layered search on disk, parallel tasks"
-VERSION: Final = 1
+VERSION: Final = 2
 
 _RECORDS = re.compile(r"p(\d{3})(\.t(\d{7})\.a[0-9a-f]{8}(\.b(\d{4}))?)?\.rec\Z")
 _KEPT = re.compile(r"k(\d{3})\.t(\d{7})\.a[0-9a-f]{8}\.rec\Z")
@@ -409,6 +409,8 @@ class ParallelLayers:
             "process: resume it without jobs (--jobs) or a scheduler"})
 
     def _write_manifest(self, manifest: dict[str, Any]) -> None:
+        manifest["sums"] = _disk.file_sums(self._dir, manifest["files"],
+                                           self.__dict__.get("_manifest"))
         _disk.write_manifest(self._dir, manifest)
         self._manifest = manifest
 
@@ -427,6 +429,7 @@ class ParallelLayers:
                     f"{max(size, 0)} bytes, its manifest says {length}")
             if size > length:
                 os.truncate(path, length)
+        _disk.check_sums(self._dir, self._manifest, f"work_dir: {self._dir!r}")
 
     def _sweep(self, running: set[int]) -> None:
         """Delete the files of records neither listed nor written by a running task
