@@ -123,7 +123,8 @@ LINE_BITS: Final = 1.0
 #: A game's own weight of a move, where :data:`LINE_BITS` left two neighbouring
 #: grades of the validation apart by less than their intervals: the weight with
 #: the largest AUC on the game's own tuning deals (Castles in Spain, deals
-#: 1-500: 0.627 at 0.1 against 0.604 at 1; docs/difficulty.md, "Validation").
+#: 1-500: 0.627 at 0.1 against 0.604 at 1; docs/difficulty.md, "How the weight was
+#: chosen" and "Validation").
 GAME_LINE_BITS: Final = MappingProxyType({"castles_in_spain": 0.1})
 #: The player's look-ahead, in moves (docs/difficulty.md, "Measured": 2 won more than 1).
 DEFAULT_LOOKAHEAD: Final = 2
