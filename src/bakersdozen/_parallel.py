@@ -623,8 +623,8 @@ class ParallelLayers:
         def halt() -> None:
             if control is not None:
                 control.stop.set()
-            elif running:
-                self._tell_stop()
+            else:  # on a cluster, whatever is in flight: a stopped run's directory
+                self._tell_stop()  # always says so (a resume removes the file)
             for future in running:
                 future.cancel()
 
