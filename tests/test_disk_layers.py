@@ -14,6 +14,7 @@ import json
 import os
 import random
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -353,6 +354,53 @@ def test_a_work_dir_in_use_needs_resume(tmp_path: Path) -> None:
     solve(deal, method="layers", work_dir=tmp_path, max_nodes=1000, time_limit=None)
     with pytest.raises(ArgumentError, match="resume=True"):
         solve(deal, method="layers", work_dir=tmp_path)
+
+
+_HOLDER = """
+import sys
+from bakersdozen import Deal, _disk, _parallel
+from bakersdozen.solver import _engine_args
+args = _engine_args(Deal.pysol(int(sys.argv[1])))
+if sys.argv[3] == "1":
+    search = _disk.DiskLayers(args, memory_mb=64, work_dir=sys.argv[2], resume=True)
+else:
+    search = _parallel.ParallelLayers(args, memory_mb=64, work_dir=sys.argv[2], resume=True,
+                                      jobs=int(sys.argv[3]))
+print("open", flush=True)
+sys.stdin.readline()
+print(search.run()[0], flush=True)
+"""
+
+
+@pytest.mark.parametrize("jobs", [None, 2])
+def test_one_search_at_a_time_on_a_work_dir(tmp_path: Path, jobs: int | None) -> None:
+    deal = Deal.pysol(DEAL_1M)
+    solve(deal, method="layers", work_dir=tmp_path, max_nodes=1000, time_limit=None, jobs=jobs)
+    # another process's search holds the directory from when it is made
+    with started([sys.executable, "-c", _HOLDER, str(DEAL_1M), str(tmp_path), str(jobs or 1)],
+                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as child:
+        assert child.stdout is not None and child.stdin is not None
+        assert child.stdout.readline() == "open\n"
+        before = sorted(os.listdir(tmp_path))
+        for attempt in (None, 2):
+            with pytest.raises(ArgumentError, match="in use by another search"):
+                solve(deal, method="layers", work_dir=tmp_path, resume=True, jobs=attempt)
+        assert main(["solve", "--deal", str(DEAL_1M), "--layers", "--work-dir", str(tmp_path),
+                     "--resume"]) == 2
+        assert sorted(os.listdir(tmp_path)) == before
+        child.stdin.write("\n")
+        child.stdin.flush()
+        assert child.stdout.readline() == f"{_search.UNSOLVABLE}\n"
+        assert child.wait(60) == 0
+    # in one process too; a run lets the directory go when it ends
+    again = solve(deal, method="layers", work_dir=tmp_path, resume=True, jobs=jobs)
+    assert (again.verdict, again.nodes) == (Verdict.UNSOLVABLE, in_memory(deal)[0][1])
+    other = tmp_path / "other"
+    search = _disk.DiskLayers(_engine_args(deal), memory_mb=MEMORY_MB, work_dir=other)
+    with pytest.raises(ArgumentError, match="in use by another search"):
+        solve(deal, method="layers", work_dir=other, resume=True)
+    search.run(max_nodes=1000)
+    assert solve(deal, method="layers", work_dir=other, resume=True).nodes == again.nodes
 
 
 def test_a_work_dir_of_another_deal_or_rules_is_refused(tmp_path: Path) -> None:

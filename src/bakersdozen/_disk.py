@@ -58,6 +58,11 @@ VERSION: Final = 3
 #: The states a manifest may be in: a search going on, or its outcome.
 _STATES = ("running", "solved", "unsolvable")
 _RECORDS = re.compile(r"(p\d{3}(\.s\d{6})?|k\d{3})\.rec\Z")
+
+
+def _is_ours(name: str) -> bool:
+    """Whether *name* is that of a file of records of this search."""
+    return _RECORDS.match(name) is not None
 _KEPT = re.compile(r"k\d{3}\.rec\Z")
 #: Most parts a progress value's file is split into (one split pass writes them all).
 MAX_PARTS: Final = 4096
@@ -136,8 +141,7 @@ def read_manifest(directory: str, where: str, kind: tuple[str, int], position: A
             f"give another directory for this one")
     fault = _manifest_fault(manifest)
     if fault:
-        raise ArgumentError(f"{where} is damaged: {MANIFEST} {fault}; delete the directory "
-                            f"to start the search again")
+        raise ArgumentError(f"{where} is damaged: {MANIFEST} {fault}; {DELETE_IT}")
     return manifest
 
 
@@ -226,13 +230,12 @@ def check_sums(directory: str, manifest: Mapping[str, Any], where: str) -> None:
         if _crc(os.path.join(directory, name), 0, length) != manifest["sums"][name]:
             raise ArgumentError(
                 f"{where} is damaged: {name} does not hold the bytes its manifest's checksum "
-                f"says (changed since it was written); delete the directory to start the "
-                f"search again")
+                f"says (changed since it was written); {DELETE_IT}")
 
 
 def write_manifest(directory: str, manifest: dict[str, Any]) -> None:
     """Write *manifest* into *directory* whole or not at all: a temporary
-    file, fsync, rename, fsync of the directory."""
+    file, fsync, rename, fsync of the directory; with its own checksum."""
     temp = os.path.join(directory, MANIFEST + ".tmp")
     manifest = dict(manifest, checksum=_checksum(manifest))
     with open(temp, "w", encoding="utf-8") as out:
@@ -241,6 +244,140 @@ def write_manifest(directory: str, manifest: dict[str, Any]) -> None:
         os.fsync(out.fileno())
     os.replace(temp, os.path.join(directory, MANIFEST))
     _sync(directory, directory=True)
+
+
+def write_checkpoint(directory: str, manifest: dict[str, Any],
+                     previous: Mapping[str, Any] | None) -> None:
+    """Write *manifest* (:func:`write_manifest`) with the checksum of each
+    file it lists (``sums``: :func:`file_sums`, going on from those of the
+    *previous* manifest)."""
+    manifest["sums"] = file_sums(directory, manifest["files"], previous)
+    write_manifest(directory, manifest)
+
+
+class WorkDirLock:
+    """An exclusive lock on a work directory (``flock`` of the directory
+    itself, so that no file is added to it), held until :meth:`release`
+    or until the object or its process goes: one search at a time on a
+    work directory.  Where the file system cannot lock (some network file
+    systems), it holds nothing and says so in :attr:`held`.
+
+    Raises
+    ------
+    ArgumentError
+        If another search (of any process) holds the directory.
+    """
+
+    def __init__(self, directory: str) -> None:
+        self._fd: int | None = os.open(directory, os.O_RDONLY)
+        #: False where the file system cannot lock a directory
+        self.held = True
+        try:
+            import fcntl
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.release()
+            raise ArgumentError(
+                f"work_dir: {directory!r} is in use by another search (one search at a "
+                f"time on a work directory): wait for it, or stop it") from None
+        except (ImportError, OSError):  # no flock here: nothing to hold
+            self.release()
+            self.held = False
+
+    @property
+    def locked(self) -> bool:
+        """Whether the directory is held (or cannot be locked here) and not released."""
+        return self._fd is not None or not self.held
+
+    def release(self) -> None:
+        """Let another search have the directory."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __del__(self) -> None:
+        self.release()
+
+
+#: What the error of a damaged work directory says to do.
+DELETE_IT = "delete the directory to start the search again"
+
+
+def open_work_dir(directory: str, resume: bool,
+                  ours: Callable[[str], bool]) -> tuple[WorkDirLock, bool]:
+    """Make *directory* the work directory of one search: made if missing
+    and locked (:class:`WorkDirLock`); with True if it holds a run to go on
+    with (a manifest), False if it is ready for a fresh run (empty: the
+    files of records of a start killed before its first manifest, those
+    *ours* names, are deleted).
+
+    Raises
+    ------
+    ArgumentError
+        If *directory* is not a directory, is in use by another search,
+        holds a run and *resume* is False, or holds files other than the
+        search's (or any file and *resume* is False).
+    """
+    where = f"work_dir: {directory!r}"
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise ArgumentError(f"{where} is not a directory")
+    os.makedirs(directory, exist_ok=True)
+    lock = WorkDirLock(directory)
+    names = os.listdir(directory)
+    if MANIFEST in names:
+        if not resume:
+            raise ArgumentError(
+                f"{where} holds a run of the layered search already: resume=True "
+                f"(--resume) goes on with it; or give an empty directory")
+        return lock, True
+    mine = [n for n in names if ours(n) or n == MANIFEST + ".tmp"]
+    if names and (not resume or len(mine) < len(names)):
+        raise ArgumentError(
+            f"{where} is not empty ({len(names)} entries, no {MANIFEST}): the layered "
+            f"search starts in an empty directory")
+    for name in mine:  # a start killed before its first manifest
+        os.unlink(os.path.join(directory, name))
+    return lock, False
+
+
+def write_root(directory: str, root: bytes) -> dict[str, int]:
+    """Write the record of the searched position as the first file of a fresh
+    run (synced); the files of its first manifest."""
+    with open(os.path.join(directory, progress_file(0)), "wb") as out:
+        out.write(root)
+        out.flush()
+        os.fsync(out.fileno())
+    return {progress_file(0): len(root)}
+
+
+def restore_files(directory: str, manifest: Mapping[str, Any],
+                  ours: Callable[[str], bool]) -> int:
+    """Bring *directory* back to its *manifest*: every file it lists cut back
+    to its length and checked against its checksum (:func:`check_sums`), the
+    other files of records (those *ours* names) deleted; the bytes the
+    listed files hold.
+
+    Raises
+    ------
+    ArgumentError
+        If a listed file is missing, shorter than the manifest says or does
+        not match its checksum.
+    """
+    files: Mapping[str, int] = manifest["files"]
+    for name in os.listdir(directory):
+        if name not in files and (ours(name) or name == MANIFEST + ".tmp"):
+            os.unlink(os.path.join(directory, name))
+    for name, length in files.items():
+        path = os.path.join(directory, name)
+        size = os.path.getsize(path) if os.path.exists(path) else -1
+        if size < length:
+            raise ArgumentError(
+                f"work_dir: {directory!r} is damaged: {name} holds {max(size, 0)} bytes, "
+                f"its manifest says {length}; {DELETE_IT}")
+        if size > length:
+            os.truncate(path, length)
+    check_sums(directory, manifest, f"work_dir: {directory!r}")
+    return sum(files.values())
 
 
 class DiskLayers:
@@ -268,7 +405,9 @@ class DiskLayers:
     ArgumentError
         If the work directory is not empty and *resume* is False, holds a
         run of another position, rules or format version, or is damaged (a
-        file shorter than its manifest says), or is not a directory.
+        file shorter than its manifest says), or is not a directory, or is
+        in use by another search (:class:`WorkDirLock`: the search holds it
+        from when it is made until its :meth:`run` ends).
     ValueError
         As :class:`bakersdozen._layers.LayeredSearch`.
     """
@@ -311,34 +450,15 @@ class DiskLayers:
 
     def _open(self, resume: bool) -> dict[str, Any]:
         """The manifest to go on from: the directory's, or a fresh run's (written)."""
-        where = f"work_dir: {self._dir!r}"
-        if os.path.exists(self._dir) and not os.path.isdir(self._dir):
-            raise ArgumentError(f"{where} is not a directory")
-        os.makedirs(self._dir, exist_ok=True)
-        names = os.listdir(self._dir)
-        if MANIFEST in names:
-            if not resume:
-                raise ArgumentError(
-                    f"{where} holds a run of the layered search already: resume=True "
-                    f"(--resume) goes on with it; or give an empty directory")
-            return self._read_manifest(where)
-        ours = [n for n in names if _RECORDS.match(n) or n == MANIFEST + ".tmp"]
-        if names and (not resume or len(ours) < len(names)):
-            raise ArgumentError(
-                f"{where} is not empty ({len(names)} entries, no {MANIFEST}): the layered "
-                f"search starts in an empty directory")
-        for name in ours:  # a start killed before its first manifest
-            os.unlink(self._path(name))
-        root = self._search.root_record()
-        with open(self._path(progress_file(0)), "wb") as out:
-            out.write(root)
-            out.flush()
-            os.fsync(out.fileno())
+        self._lock, going_on = open_work_dir(self._dir, resume, _is_ours)
+        if going_on:
+            return self._read_manifest(f"work_dir: {self._dir!r}")
+        files = write_root(self._dir, self._search.root_record())
         counts = {k: 0 for k in self._search.counts()}
         manifest = {"format": FORMAT, "version": VERSION, "byteorder": sys.byteorder,
                     "position": self._position,
                     "state": "running", "progress": 0, "queue": [], "next_part": 0,
-                    "counts": counts, "files": {progress_file(0): len(root)}}
+                    "counts": counts, "files": files}
         self._write_manifest(manifest)
         return manifest
 
@@ -346,30 +466,13 @@ class DiskLayers:
         return read_manifest(self._dir, where, (FORMAT, VERSION), self._position)
 
     def _write_manifest(self, manifest: dict[str, Any]) -> None:
-        """Write *manifest* whole or not at all (:func:`write_manifest`), with the
-        checksum of each file it lists (:func:`file_sums`)."""
-        manifest["sums"] = file_sums(self._dir, manifest["files"], self.__dict__.get("_manifest"))
-        write_manifest(self._dir, manifest)
+        """Write *manifest* whole or not at all (:func:`write_checkpoint`)."""
+        write_checkpoint(self._dir, manifest, self.__dict__.get("_manifest"))
         self._manifest = manifest
 
     def _restore_files(self) -> int:
-        """Cut every pending file back to the manifest's length, delete the others
-        of records; the bytes the pending files hold."""
-        files: dict[str, int] = self._manifest["files"]
-        for name in os.listdir(self._dir):
-            if name not in files and (_RECORDS.match(name) or name == MANIFEST + ".tmp"):
-                os.unlink(self._path(name))
-        for name, length in files.items():
-            path = self._path(name)
-            size = os.path.getsize(path) if os.path.exists(path) else -1
-            if size < length:
-                raise ArgumentError(
-                    f"work_dir: {self._dir!r} is damaged: {name} holds "
-                    f"{max(size, 0)} bytes, its manifest says {length}")
-            if size > length:
-                os.truncate(path, length)
-        check_sums(self._dir, self._manifest, f"work_dir: {self._dir!r}")
-        return sum(files.values())
+        """The directory brought back to the manifest (:func:`restore_files`)."""
+        return restore_files(self._dir, self._manifest, _is_ours)
 
     def _pending(self) -> dict[str, int]:
         """The files of records in the directory now, with their lengths."""
@@ -438,6 +541,17 @@ class DiskLayers:
         KeyboardInterrupt
             (or whatever a signal handler or *progress* raised).
         """
+        if not self._lock.locked:  # a run again: the directory is locked again
+            self._lock = WorkDirLock(self._dir)
+        try:
+            return self._run(time_limit=time_limit, max_nodes=max_nodes, seed=seed,
+                             progress=progress)
+        finally:
+            self._lock.release()
+
+    def _run(self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
+             progress: Progress | None = None) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
+        """:meth:`run`, the work directory locked."""
         search = self._search
         counts = self._manifest["counts"]
         search.restore(counts)
@@ -490,7 +604,8 @@ class DiskLayers:
             raise OSError(search.errno, os.strerror(search.errno), self._dir)
         elif status == _layers.DAMAGED:
             raise BakersDozenError(
-                f"work_dir: {self._dir!r} is damaged: a file of records ends inside a record")
+                f"work_dir: {self._dir!r} is damaged: a file of records ends inside a record; "
+                f"{DELETE_IT}")
         done = search.counts()
         self.stats = dict(search.stats, peak_disk=done["peak_disk"], written=done["written"],
                           splits=self._splits, kept_bytes=kept)
@@ -515,7 +630,8 @@ class DiskLayers:
         line = search.trace(paths)
         if line is None:
             raise BakersDozenError(
-                f"work_dir: {self._dir!r} is damaged: its kept files give no winning line")
+                f"work_dir: {self._dir!r} is damaged: its kept files give no winning line; "
+                f"{DELETE_IT}")
         return _search.SOLVED, line
 
     def _finish(self, status: int, line: list[tuple[int, int, int]], kept: int) -> None:

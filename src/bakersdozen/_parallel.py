@@ -56,7 +56,7 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
 from . import _disk, _layers, _search
-from .errors import ArgumentError, BakersDozenError
+from .errors import BakersDozenError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing is not imported at run time (start-up)
@@ -372,34 +372,15 @@ class ParallelLayers:
         return os.path.join(self._dir, name)
 
     def _open(self, resume: bool) -> dict[str, Any]:
-        where = f"work_dir: {self._dir!r}"
-        if os.path.exists(self._dir) and not os.path.isdir(self._dir):
-            raise ArgumentError(f"{where} is not a directory")
-        os.makedirs(self._dir, exist_ok=True)
-        names = os.listdir(self._dir)
-        if _disk.MANIFEST in names:
-            if not resume:
-                raise ArgumentError(
-                    f"{where} holds a run of the layered search already: resume=True "
-                    f"(--resume) goes on with it; or give an empty directory")
-            return self._read_manifest(where)
-        ours = [n for n in names if _ours(n) or n == _disk.MANIFEST + ".tmp"]
-        if names and (not resume or len(ours) < len(names)):
-            raise ArgumentError(
-                f"{where} is not empty ({len(names)} entries, no {_disk.MANIFEST}): the "
-                f"layered search starts in an empty directory")
-        for name in ours:
-            os.unlink(self._path(name))
-        root = self._probe.root_record()
-        with open(self._path(_disk.progress_file(0)), "wb") as out:
-            out.write(root)
-            out.flush()
-            os.fsync(out.fileno())
+        self._lock, going_on = _disk.open_work_dir(self._dir, resume, _ours)
+        if going_on:
+            return self._read_manifest(f"work_dir: {self._dir!r}")
+        files = _disk.write_root(self._dir, self._probe.root_record())
         manifest = {"format": FORMAT, "version": VERSION, "byteorder": sys.byteorder,
                     "position": self._position, "state": "running", "progress": 0,
                     "todo": [], "rounds": {}, "next_task": 0,
                     "counts": {k: 0 for k in self._probe.counts()},
-                    "files": {_disk.progress_file(0): len(root)}, "keep": True}
+                    "files": files, "keep": True}
         self._write_manifest(manifest)
         return manifest
 
@@ -409,27 +390,12 @@ class ParallelLayers:
             "process: resume it without jobs (--jobs) or a scheduler"})
 
     def _write_manifest(self, manifest: dict[str, Any]) -> None:
-        manifest["sums"] = _disk.file_sums(self._dir, manifest["files"],
-                                           self.__dict__.get("_manifest"))
-        _disk.write_manifest(self._dir, manifest)
+        _disk.write_checkpoint(self._dir, manifest, self.__dict__.get("_manifest"))
         self._manifest = manifest
 
     def _restore_files(self) -> None:
         """Cut every listed file back to its length, delete the other files of records."""
-        files: dict[str, int] = self._manifest["files"]
-        for name in os.listdir(self._dir):
-            if name not in files and (_ours(name) or name == _disk.MANIFEST + ".tmp"):
-                os.unlink(self._path(name))
-        for name, length in files.items():
-            path = self._path(name)
-            size = os.path.getsize(path) if os.path.exists(path) else -1
-            if size < length:
-                raise ArgumentError(
-                    f"work_dir: {self._dir!r} is damaged: {name} holds "
-                    f"{max(size, 0)} bytes, its manifest says {length}")
-            if size > length:
-                os.truncate(path, length)
-        _disk.check_sums(self._dir, self._manifest, f"work_dir: {self._dir!r}")
+        _disk.restore_files(self._dir, self._manifest, _ours)
 
     def _sweep(self, running: set[int]) -> None:
         """Delete the files of records neither listed nor written by a running task
@@ -472,6 +438,17 @@ class ParallelLayers:
         beside it may have generated more by then (they are not counted:
         their work is lost).  *progress* is called from this thread.
         """
+        if not self._lock.locked:  # a run again: the directory is locked again
+            self._lock = _disk.WorkDirLock(self._dir)
+        try:
+            return self._run(time_limit=time_limit, max_nodes=max_nodes, seed=seed,
+                             progress=progress)
+        finally:
+            self._lock.release()
+
+    def _run(self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
+             progress: Progress | None = None) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
+        """:meth:`run`, the work directory locked."""
         counts = self._manifest["counts"]
         self.stats = {}
         if self._won:
@@ -710,7 +687,8 @@ class ParallelLayers:
             raise OSError(result["errno"], os.strerror(result["errno"]), self._dir)
         elif st == _layers.DAMAGED:
             raise BakersDozenError(
-                f"work_dir: {self._dir!r} is damaged: a file of records ends inside a record")
+                f"work_dir: {self._dir!r} is damaged: a file of records ends inside a record; "
+                f"{_disk.DELETE_IT}")
         return st
 
     def _add_counts(self, counts: dict[str, int]) -> None:

@@ -897,7 +897,8 @@ def solve(
         Also for *work_dir*, *disk_mb* or *resume* with a method other than
         ``"layers"``, *disk_mb* or *resume* without *work_dir*, and a work
         directory that is not empty without *resume*, holds the search of
-        another position, rules or format version, or is damaged.
+        another position, rules or format version, is damaged, or is in
+        use by another search (one search at a time on a work directory).
     OSError
         If a file of the work directory cannot be made, read or written
         (a full disk is not an error: the reason ``"disk"``).

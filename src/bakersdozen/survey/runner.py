@@ -293,8 +293,9 @@ def survey(
         deal with this *work_dir* goes on from its checkpoint (the record's
         ``resumed_nodes``).  Worker processes and a Dask cluster's workers
         must all see it under the same path.  Give each deal once, and run
-        one survey at a time on a *work_dir*: two searches of one deal at
-        once would share its subdirectory.  None (the default): the layers
+        one survey at a time on a *work_dir*: a deal's search locks its
+        subdirectory, and a search that finds it in use raises
+        ArgumentError.  None (the default): the layers
         are kept in memory.
     disk_mb : float or None
         With *work_dir*: MiB (2**20 bytes) that each deal's files may hold,
