@@ -257,10 +257,12 @@ def write_checkpoint(directory: str, manifest: dict[str, Any],
 
 class WorkDirLock:
     """An exclusive lock on a work directory (``flock`` of the directory
-    itself, so that no file is added to it), held until :meth:`release`
-    or until the object or its process goes: one search at a time on a
-    work directory.  Where the file system cannot lock (some network file
-    systems), it holds nothing and says so in :attr:`held`.
+    itself, so that no file is added to it): one search at a time on a
+    work directory.  Held from when it is made until :meth:`release`, the
+    end of a ``with`` block (whose start takes it again if it was let go),
+    or the end of the object or of its process.  Where the file system
+    cannot lock a directory (some network file systems) it holds nothing,
+    and :attr:`held` is False.
 
     Raises
     ------
@@ -269,31 +271,39 @@ class WorkDirLock:
     """
 
     def __init__(self, directory: str) -> None:
-        self._fd: int | None = os.open(directory, os.O_RDONLY)
+        self._directory = directory
+        self._fd: int | None = None
         #: False where the file system cannot lock a directory
         self.held = True
+        self._acquire()
+
+    def _acquire(self) -> None:
+        self._fd = os.open(self._directory, os.O_RDONLY)
         try:
             import fcntl
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             self.release()
             raise ArgumentError(
-                f"work_dir: {directory!r} is in use by another search (one search at a "
-                f"time on a work directory): wait for it, or stop it") from None
+                f"work_dir: {self._directory!r} is in use by another search (one search at "
+                f"a time on a work directory): wait for it, or stop it") from None
         except (ImportError, OSError):  # no flock here: nothing to hold
             self.release()
             self.held = False
-
-    @property
-    def locked(self) -> bool:
-        """Whether the directory is held (or cannot be locked here) and not released."""
-        return self._fd is not None or not self.held
 
     def release(self) -> None:
         """Let another search have the directory."""
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+    def __enter__(self) -> WorkDirLock:
+        if self._fd is None and self.held:
+            self._acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
 
     def __del__(self) -> None:
         self.release()
@@ -541,13 +551,9 @@ class DiskLayers:
         KeyboardInterrupt
             (or whatever a signal handler or *progress* raised).
         """
-        if not self._lock.locked:  # a run again: the directory is locked again
-            self._lock = WorkDirLock(self._dir)
-        try:
+        with self._lock:  # held since the search was made, or taken again
             return self._run(time_limit=time_limit, max_nodes=max_nodes, seed=seed,
                              progress=progress)
-        finally:
-            self._lock.release()
 
     def _run(self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
              progress: Progress | None = None) -> tuple[int, list[tuple[int, int, int]], int, int, int]:

@@ -438,13 +438,9 @@ class ParallelLayers:
         beside it may have generated more by then (they are not counted:
         their work is lost).  *progress* is called from this thread.
         """
-        if not self._lock.locked:  # a run again: the directory is locked again
-            self._lock = _disk.WorkDirLock(self._dir)
-        try:
+        with self._lock:  # held since the search was made, or taken again
             return self._run(time_limit=time_limit, max_nodes=max_nodes, seed=seed,
                              progress=progress)
-        finally:
-            self._lock.release()
 
     def _run(self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
              progress: Progress | None = None) -> tuple[int, list[tuple[int, int, int]], int, int, int]:
