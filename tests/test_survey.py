@@ -649,6 +649,7 @@ def test_unknown_keeps_its_directory_and_the_retry_goes_on_from_it(
     checkpoints = {n: _manifest_nodes(work / f"deal-{n}") for n in unknown}
     assert all(0 < nodes <= 20_000 for nodes in checkpoints.values())
     capsys.readouterr()
+    (work / "deal-3266" / "notes.txt").write_text("mine")  # a user's file: kept
     # a larger node limit, in two worker processes: each deal goes on from its checkpoint
     assert main(["survey", "--retry-unknown", "--max-nodes", "10000000", "--jobs", "2",
                  *base]) == 0
@@ -665,7 +666,8 @@ def test_unknown_keeps_its_directory_and_the_retry_goes_on_from_it(
         assert record.resumed_nodes == checkpoints[number]
     assert retried[DISK_DEAL].nodes == DISK_DEAL_NODES
     assert {line["deal"]: line.get("resumed_nodes") for line in _jsonl(out)[3:]} == checkpoints
-    assert os.listdir(work) == []
+    # decided: the search's files are gone, a directory holding a user's file is left
+    assert os.listdir(work) == ["deal-3266"] and os.listdir(work / "deal-3266") == ["notes.txt"]
 
 
 def test_a_board_stopped_by_its_disk_budget_goes_on_with_more(tmp_path: Path) -> None:

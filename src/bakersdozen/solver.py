@@ -463,6 +463,26 @@ class LayersSearch:
         return status, raw, nodes + more, rounds + more_rounds, stored
 
 
+def remove_decided_work_dir(work_dir: str | os.PathLike[str]) -> bool:
+    """Delete the work directory of a decided search: its manifest (all
+    that such a search leaves; the solution says what it does), then the
+    directory if nothing else is in it.  Whether it is gone; a directory
+    that holds other files, or cannot be removed, is left as it is."""
+    from . import _disk
+
+    try:
+        os.unlink(os.path.join(work_dir, _disk.MANIFEST))
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    try:
+        os.rmdir(work_dir)
+    except OSError:
+        return False
+    return True
+
+
 def _is_parallel(work_dir: str | os.PathLike[str]) -> bool:
     from . import _parallel
 

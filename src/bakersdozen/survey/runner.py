@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import shutil
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
@@ -23,7 +22,9 @@ from ..model import Deal
 from ..records import Record
 from ..rules import BAKERS_DOZEN, Rules, RulesError
 from ..solution import DEFAULT_MEMORY_MB
-from ..solver import LAYERS_REFUSAL, play_rules, plays_shortest, solve, time_limit_seconds
+from ..solver import (
+    LAYERS_REFUSAL, play_rules, plays_shortest, remove_decided_work_dir, solve, time_limit_seconds,
+)
 from .tasks import SURVEY_METHODS, DealSpec, Limits, Task, make_work_dir, normalise, work_dir_name
 from .workers import InlineExecutor, process_executor, stop, submit
 
@@ -87,8 +88,9 @@ def solve_task(task: Task, limits: Limits) -> Record:
     )
     if work_dir is not None and solution.decided:
         # its manifest alone is left: the record says all of it (a directory
-        # that cannot be removed is left, not worth the verdict)
-        shutil.rmtree(work_dir, ignore_errors=True)
+        # that holds anything else, or cannot be removed, is left: not worth
+        # the verdict)
+        remove_decided_work_dir(work_dir)
     return Record.from_solution(
         deal_id, solution, time_limit=limits.time_limit, max_nodes=limits.max_nodes,
         memory_mb=limits.memory_mb, seed=limits.seed, moves=limits.moves, game=played.name,
