@@ -58,14 +58,11 @@ VERSION: Final = 3
 #: The states a manifest may be in: a search going on, or its outcome.
 _STATES = ("running", "solved", "unsolvable")
 _RECORDS = re.compile(r"(p\d{3}(\.s\d{6})?|k\d{3})\.rec\Z")
-
-
-def _is_ours(name: str) -> bool:
-    """Whether *name* is that of a file of records of this search."""
-    return _RECORDS.match(name) is not None
 _KEPT = re.compile(r"k\d{3}\.rec\Z")
 #: Most parts a progress value's file is split into (one split pass writes them all).
 MAX_PARTS: Final = 4096
+#: What the error of a damaged work directory says to do.
+DELETE_IT: Final = "delete the directory to start the search again"
 #: The raw bytes of a part are at most this share of the memory left: a
 #: position takes about 8-24 bytes in its layer's hash set and on the work
 #: stack, against 16 or 24 in the file (with duplicates), and the layer
@@ -106,6 +103,11 @@ def _sync(path: str, directory: bool = False) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _is_ours(name: str) -> bool:
+    """Whether *name* is that of a file of records of this search."""
+    return _RECORDS.match(name) is not None
 
 
 def read_manifest(directory: str, where: str, kind: tuple[str, int], position: Any,
@@ -307,10 +309,6 @@ class WorkDirLock:
 
     def __del__(self) -> None:
         self.release()
-
-
-#: What the error of a damaged work directory says to do.
-DELETE_IT = "delete the directory to start the search again"
 
 
 def open_work_dir(directory: str, resume: bool,
