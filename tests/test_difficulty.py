@@ -602,7 +602,8 @@ def test_monte_carlo_bad_arguments(kwargs: dict[str, object], error: type, words
 
 def test_the_shipped_grades_are_sound() -> None:
     """Every graded row of a table is solved, inside the graded deals, and has the share
-    of its grade that quartile cut-points give."""
+    of its grade that quartile cut-points give; few deals solved within the rating's
+    line budget are left without a grade."""
     import gzip
     from importlib import resources
 
@@ -614,7 +615,11 @@ def test_the_shipped_grades_are_sound() -> None:
         path = resources.files("bakersdozen").joinpath("tables", f"{game}.csv.gz")
         rows = gzip.decompress(path.read_bytes()).decode("ascii").splitlines()[1:]
         counts = dict.fromkeys(GRADES, 0)
-        ungraded = 0  # solved in the table, but not within the rating's line budget
+        # solved in the table but not graded: the rating's own search found no
+        # line within its budget.  Deals the table's searches needed more than
+        # that budget for (later passes with larger ones) are expected among
+        # them; of those the table solved within it, at most 1 % may be.
+        ungraded = 0
         for row in rows:
             fields = row.split(",")
             number, verdict, grade = int(fields[0]), fields[1], fields[5]
@@ -622,9 +627,9 @@ def test_the_shipped_grades_are_sound() -> None:
                 assert verdict == "solved" and first <= number <= last and grade in GRADES
                 counts[grade] += 1
             elif verdict == "solved" and first <= number <= last:
-                ungraded += 1
+                ungraded += int(fields[2]) <= entry["line_nodes"]  # type: ignore[operator]
         assert sum(counts.values()) == entry["rated"]
-        assert ungraded <= 0.01 * entry["rated"]
+        assert ungraded <= 0.01 * entry["rated"], (game, ungraded)
         for grade in GRADES:  # quartiles: each grade about a quarter
             assert 0.15 < counts[grade] / entry["rated"] < 0.35, (game, counts)
 
