@@ -423,12 +423,18 @@ def test_a_work_dir_of_another_version_is_refused(tmp_path: Path) -> None:
         solve(deal, method="layers", work_dir=tmp_path, resume=True)
     data["version"] = _disk.VERSION
     data["byteorder"] = "big" if sys.byteorder == "little" else "little"
-    (tmp_path / _disk.MANIFEST).write_text(json.dumps(data))
+    _disk.write_manifest(str(tmp_path), data)  # whole, as that machine would write it
     with pytest.raises(ArgumentError, match="endian"):
         solve(deal, method="layers", work_dir=tmp_path, resume=True)
-    (tmp_path / _disk.MANIFEST).write_text("{not json")
-    with pytest.raises(ArgumentError, match="cannot be read"):
+    for text in ("{not json", "", "[1, 2]"):
+        (tmp_path / _disk.MANIFEST).write_text(text)
+        with pytest.raises(ArgumentError, match="damaged: manifest.json cannot be read .*delete"):
+            solve(deal, method="layers", work_dir=tmp_path, resume=True)
+    os.unlink(tmp_path / _disk.MANIFEST)  # the records left without their manifest: kept
+    records = sorted(os.listdir(tmp_path))
+    with pytest.raises(ArgumentError, match="no manifest.json .*delete the directory"):
         solve(deal, method="layers", work_dir=tmp_path, resume=True)
+    assert sorted(os.listdir(tmp_path)) == records and len(records) > 1
 
 
 def test_a_damaged_work_dir_is_refused(tmp_path: Path) -> None:
@@ -555,7 +561,8 @@ def test_an_edited_manifest_is_an_error_not_an_answer(tmp_path: Path) -> None:
     victim = tmp_path.parent / "victim.txt"
     victim.write_text("keep me")
     # edited by hand, the checksum left as it was: refused, whatever the edit says
-    for key, value in (("state", "unsolvable"), ("progress", 10**6), ("counts", {"nodes": "x"})):
+    for key, value in (("state", "unsolvable"), ("progress", 10**6), ("counts", {"nodes": "x"}),
+                       ("position", dict(data["position"], ranks=12))):  # type: ignore[arg-type]
         (tmp_path / _disk.MANIFEST).write_text(json.dumps(dict(data, **{key: value})))
         with pytest.raises(ArgumentError, match="damaged: manifest.json does not match its checksum"):
             solve(deal, method="layers", work_dir=tmp_path, resume=True, time_limit=None)
@@ -563,7 +570,9 @@ def test_an_edited_manifest_is_an_error_not_an_answer(tmp_path: Path) -> None:
     for key, value, words in (
             ("files", dict(data["files"], **{"../victim.txt": 0}), "outside its directory"),  # type: ignore[arg-type]
             ("files", "x", "no files"), ("counts", dict(data["counts"], nodes=10**30), "not a count"),  # type: ignore[arg-type]
-            ("progress", 10**6, "progress value out of range"), ("state", "won", "unknown state")):
+            ("progress", 10**6, "progress value out of range"), ("state", "won", "unknown state"),
+            ("counts", {k: v for k, v in data["counts"].items() if k != "nodes"}, "no counts"),  # type: ignore[attr-defined]
+            ("next_part", "x", "no next_part"), ("queue", 5, "no queue")):
         _disk.write_manifest(str(tmp_path), dict(data, **{key: value}))
         with pytest.raises(ArgumentError, match=words):
             solve(deal, method="layers", work_dir=tmp_path, resume=True, time_limit=None)

@@ -111,13 +111,15 @@ def _is_ours(name: str) -> bool:
 
 
 def read_manifest(directory: str, where: str, kind: tuple[str, int], position: Any,
+                  fields: Mapping[str, type],
                   others: Mapping[tuple[str, int], str] | None = None) -> dict[str, Any]:
-    """The manifest of *directory*, checked: a run of *kind* (format, version)
-    on *position* in this machine's byte order.
+    """The manifest of *directory*, checked: a run of *kind* (format, version),
+    whole (its checksum), on *position* in this machine's byte order, with
+    the counts of a search and the *fields* of its kind (name: type).
 
-    Raises ArgumentError (naming *where*) for a manifest that cannot be read,
-    another format or version (with the message of *others* for the kinds it
-    names), another byte order or another position.
+    Raises ArgumentError (naming *where*) for a manifest that cannot be read
+    or is damaged, another format or version (with the message of *others*
+    for the kinds it names), another byte order or another position.
     """
     try:
         with open(os.path.join(directory, MANIFEST), encoding="utf-8") as f:
@@ -126,13 +128,17 @@ def read_manifest(directory: str, where: str, kind: tuple[str, int], position: A
             raise ValueError("not an object")
         found = (manifest.get("format"), manifest.get("version"))
     except (OSError, ValueError) as error:
-        raise ArgumentError(f"{where}: {MANIFEST} cannot be read: {error}") from None
+        raise ArgumentError(f"{where} is damaged: {MANIFEST} cannot be read ({error}); "
+                            f"{DELETE_IT}") from None
     if others and found in others:
         raise ArgumentError(f"{where} {others[found]}")  # type: ignore[index]
     if found != kind:
         raise ArgumentError(
             f"{where} holds a run of format {found[0]!r} version {found[1]!r}; this "
             f"version of bakersdozen reads {kind[0]!r} version {kind[1]}")
+    if manifest.get("checksum") != _checksum(manifest):
+        raise ArgumentError(f"{where} is damaged: {MANIFEST} does not match its checksum "
+                            f"(edited or corrupted since it was written); {DELETE_IT}")
     if manifest.get("byteorder") != sys.byteorder:
         raise ArgumentError(
             f"{where} holds records in {manifest.get('byteorder')!r}-endian words, and "
@@ -141,7 +147,7 @@ def read_manifest(directory: str, where: str, kind: tuple[str, int], position: A
         raise ArgumentError(
             f"{where} holds the layered search of another position or other rules: "
             f"give another directory for this one")
-    fault = _manifest_fault(manifest)
+    fault = _manifest_fault(manifest, fields)
     if fault:
         raise ArgumentError(f"{where} is damaged: {MANIFEST} {fault}; {DELETE_IT}")
     return manifest
@@ -159,17 +165,25 @@ def _checksum(manifest: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf-8")).hexdigest()
 
 
-def _manifest_fault(manifest: Mapping[str, Any]) -> str:
-    """What is wrong with a manifest of the right kind, or "": its checksum
-    (a manifest edited or corrupted since it was written), then the shapes
-    the search relies on (counts, progress, state, file names inside the
-    directory)."""
-    if manifest.get("checksum") != _checksum(manifest):
-        return "does not match its checksum (edited or corrupted since it was written)"
+#: The counts every manifest keeps (:meth:`bakersdozen._layers.LayeredSearch.counts`;
+#: a search may keep more).
+_COUNTS = frozenset({"nodes", "stored", "lost", "layers", "largest", "top_progress",
+                     "peak_bytes", "peak_disk", "written"})
+
+
+def _manifest_fault(manifest: Mapping[str, Any], fields: Mapping[str, type]) -> str:
+    """What is wrong with a whole manifest of the right kind, or "": the
+    shapes the search relies on (counts, the *fields* of its kind, progress,
+    state, file names inside the directory)."""
     counts, files = manifest.get("counts"), manifest.get("files")
-    if not isinstance(counts, dict) or not all(
+    if not isinstance(counts, dict) or not counts.keys() >= _COUNTS or not all(
             type(v) is int and 0 <= v <= _MAX_COUNT for v in counts.values()):
         return "has no counts, or one that is not a count"
+    for name, kind in fields.items():
+        value = manifest.get(name)
+        if not isinstance(value, kind) or kind is int and not (
+                type(value) is int and 0 <= value <= _MAX_COUNT):
+            return f"has no {name}, or one that is not a {kind.__name__}"
     if not isinstance(files, dict) or not all(
             type(v) is int and 0 <= v <= _MAX_COUNT for v in files.values()):
         return "has no files, or a length that is not a count"
@@ -331,21 +345,32 @@ def open_work_dir(directory: str, resume: bool,
         raise ArgumentError(f"{where} is not a directory")
     os.makedirs(directory, exist_ok=True)
     lock = WorkDirLock(directory)
-    names = os.listdir(directory)
-    if MANIFEST in names:
-        if not resume:
+    try:
+        names = os.listdir(directory)
+        if MANIFEST in names:
+            if not resume:
+                raise ArgumentError(
+                    f"{where} holds a run of the layered search already: resume=True "
+                    f"(--resume) goes on with it; or give an empty directory")
+            return lock, True
+        # what a start killed before its first manifest leaves (the root's file,
+        # written first, and a manifest not yet renamed into place)
+        begun = {progress_file(0), MANIFEST + ".tmp"}
+        if names and resume and set(names) <= begun:
+            for name in names:
+                os.unlink(os.path.join(directory, name))
+        elif names and resume and all(ours(n) or n in begun for n in names):
             raise ArgumentError(
-                f"{where} holds a run of the layered search already: resume=True "
-                f"(--resume) goes on with it; or give an empty directory")
-        return lock, True
-    mine = [n for n in names if ours(n) or n == MANIFEST + ".tmp"]
-    if names and (not resume or len(mine) < len(names)):
-        raise ArgumentError(
-            f"{where} is not empty ({len(names)} entries, no {MANIFEST}): the layered "
-            f"search starts in an empty directory")
-    for name in mine:  # a start killed before its first manifest
-        os.unlink(os.path.join(directory, name))
-    return lock, False
+                f"{where} is damaged: it holds {len(names)} files of records and no "
+                f"{MANIFEST} (deleted?), so they cannot be resumed; {DELETE_IT}")
+        elif names:
+            raise ArgumentError(
+                f"{where} is not empty ({len(names)} entries, no {MANIFEST}): the layered "
+                f"search starts in an empty directory")
+        return lock, False
+    except BaseException:
+        lock.release()  # a refused directory is not held while the error is
+        raise
 
 
 def write_root(directory: str, root: bytes) -> dict[str, int]:
@@ -377,10 +402,13 @@ def restore_files(directory: str, manifest: Mapping[str, Any],
             os.unlink(os.path.join(directory, name))
     for name, length in files.items():
         path = os.path.join(directory, name)
-        size = os.path.getsize(path) if os.path.exists(path) else -1
+        size = os.path.getsize(path) if os.path.exists(path) and not os.path.isdir(path) else -1
+        if size < 0:
+            raise ArgumentError(f"work_dir: {directory!r} is damaged: {name} is missing or "
+                                f"not a file; {DELETE_IT}")
         if size < length:
             raise ArgumentError(
-                f"work_dir: {directory!r} is damaged: {name} holds {max(size, 0)} bytes, "
+                f"work_dir: {directory!r} is damaged: {name} holds {size} bytes, "
                 f"its manifest says {length}; {DELETE_IT}")
         if size > length:
             os.truncate(path, length)
@@ -471,7 +499,8 @@ class DiskLayers:
         return manifest
 
     def _read_manifest(self, where: str) -> dict[str, Any]:
-        return read_manifest(self._dir, where, (FORMAT, VERSION), self._position)
+        return read_manifest(self._dir, where, (FORMAT, VERSION), self._position,
+                             {"queue": list, "next_part": int})
 
     def _write_manifest(self, manifest: dict[str, Any]) -> None:
         """Write *manifest* whole or not at all (:func:`write_checkpoint`)."""

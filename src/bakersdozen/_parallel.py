@@ -386,6 +386,7 @@ class ParallelLayers:
 
     def _read_manifest(self, where: str) -> dict[str, Any]:
         return _disk.read_manifest(self._dir, where, (FORMAT, VERSION), self._position, {
+            "todo": list, "rounds": dict, "next_task": int}, {
             (_disk.FORMAT, _disk.VERSION): "holds a run of the layered search in one "
             "process: resume it without jobs (--jobs) or a scheduler"})
 
