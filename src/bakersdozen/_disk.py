@@ -329,16 +329,17 @@ def open_work_dir(directory: str, resume: bool,
                   ours: Callable[[str], bool]) -> tuple[WorkDirLock, bool]:
     """Make *directory* the work directory of one search: made if missing
     and locked (:class:`WorkDirLock`); with True if it holds a run to go on
-    with (a manifest), False if it is ready for a fresh run (empty: the
-    files of records of a start killed before its first manifest, those
-    *ours* names, are deleted).
+    with (a manifest), False if it is ready for a fresh run (empty; with
+    *resume*, what a start killed before its first manifest leaves, the
+    root's file and a temporary manifest, is deleted first).
 
     Raises
     ------
     ArgumentError
         If *directory* is not a directory, is in use by another search,
-        holds a run and *resume* is False, or holds files other than the
-        search's (or any file and *resume* is False).
+        holds a run and *resume* is False, holds files of records (those
+        *ours* names) but no manifest (damaged: the lock is let go), or
+        holds other files (or any file and *resume* is False).
     """
     where = f"work_dir: {directory!r}"
     if os.path.exists(directory) and not os.path.isdir(directory):
@@ -514,7 +515,7 @@ class DiskLayers:
     def _pending(self) -> dict[str, int]:
         """The files of records in the directory now, with their lengths."""
         return {name: os.path.getsize(self._path(name)) for name in os.listdir(self._dir)
-                if _RECORDS.match(name)}
+                if _is_ours(name)}
 
     def _step_done(self, progress: int, queue: list[list[Any]], drop: Sequence[str]) -> int:
         """A step is done: write out the buffers, note the state to go on from
@@ -714,7 +715,7 @@ class DiskLayers:
         files = state["files"]
         used = 0
         for name in os.listdir(self._dir):
-            if not _RECORDS.match(name) or name in self._drops:
+            if not _is_ours(name) or name in self._drops:
                 continue
             if name in files:
                 os.truncate(self._path(name), files[name])
