@@ -31,7 +31,7 @@ from bakersdozen.solver import _engine_args
 from brute import brute_force_solvable
 from children import kill_past, started
 from test_layers import (
-    MIDGAME, assert_raw_line_wins, midgame, refusing_default_search,
+    MIDGAME, assert_raw_line_wins, midgame, reduced_portuguese, refusing_default_search,
 )
 from test_solver import reduced_deal
 
@@ -83,6 +83,7 @@ def assert_same(memory: tuple[tuple[int, int, int], dict[str, int]],
 @pytest.mark.parametrize(("number", "game"), [
     (64, "bakers_dozen"), (3266, "bakers_dozen"), (5143, "bakers_dozen"),
     (16780, "bakers_dozen"), (78, "good_measure"), (111, "good_measure"),
+    (4660, "portuguese_solitaire"),
 ])
 def test_counts_are_those_of_the_search_in_memory(tmp_path: Path, number: int,
                                                   game: str) -> None:
@@ -131,11 +132,13 @@ def test_memory_too_small_stops_and_resumes_with_more(tmp_path: Path) -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 5), ncols=st.integers(2, 7),
-       home=st.integers(0, 2), part_bytes=st.sampled_from([None, 64, 1000]))
+       home=st.integers(0, 2), part_bytes=st.sampled_from([None, 64, 1000]),
+       portuguese=st.booleans())
 def test_reduced_packs_agree_with_the_search_in_memory(
         tmp_path_factory: pytest.TempPathFactory, seed: int, ranks: int, ncols: int,
-        home: int, part_bytes: int | None) -> None:
-    deal = reduced_deal(random.Random(seed), ranks, ncols, home)
+        home: int, part_bytes: int | None, portuguese: bool) -> None:
+    deal = (reduced_portuguese if portuguese else reduced_deal)(random.Random(seed), ranks,
+                                                                ncols, home)
     memory = in_memory(deal)
     disk = on_disk(deal, tmp_path_factory.mktemp("reduced"), part_bytes=part_bytes)
     if brute_force_solvable(deal):

@@ -24,7 +24,7 @@ from bakersdozen.cards import Card, Suit
 from bakersdozen import _layers, _search
 from bakersdozen._position import Position
 from bakersdozen.cli import main
-from bakersdozen.rules import BAKERS_DOZEN, RulesError
+from bakersdozen.rules import BAKERS_DOZEN, PORTUGUESE_SOLITAIRE, RulesError
 from bakersdozen.solver import SEARCH_METHODS, LayersSearch, _engine_args, _to_move
 from bakersdozen.survey import read_records
 from bakersdozen.survey.tasks import SURVEY_METHODS
@@ -65,7 +65,25 @@ MIDGAME = {
         "Foundations: H-3 C-J D-2 S-0\nJH\nTH\n5S 4H 3S\nAS 9H KD QS\n"
         "7D TS 9D 8S 7H 6D 5D 4D\nKH KS QD JD TD\n8D 2S QH\n5H\n3D 9S 4S 6H QC JS\n"
         "KC 8H 7S 6S\n")),  # 62,693 stored, 216,037 generated
+    # Portuguese Solitaire: Kings (only) go into empty columns
+    "Portuguese 8 after 62 moves": ("portuguese_solitaire", (
+        "Foundations: H-J C-9 D-9 S-7\n:\n:\nKH QS\nTD\nKD KS QC\n:\nKC QD JD\n:\n8S TC\n"
+        ":\n:\nJC QH JS TS 9S\n:\n")),  # 11,452 stored, 21,905 generated
+    "Portuguese 3 after 59 moves": ("portuguese_solitaire", (
+        "Foundations: H-3 C-K D-6 S-T\nKS\nKH QH JD TD 9H\n:\n7H\n:\n8H\nTH\n:\n7D 6H 5H\n"
+        "JH\n9D 8D\nJS 4H KD QD\nQS\n")),  # 39,970 stored, 102,178 generated
 }
+
+
+def reduced_portuguese(rng: random.Random, ranks: int, ncols: int, home: int = 0) -> Deal:
+    """A random position of Portuguese Solitaire's play with a pack of ranks
+    1..ranks: :func:`reduced_deal`'s, the Kings left where they were dealt."""
+    found = tuple(rng.randint(0, home) for _ in range(4))
+    cards = [Card(r, Suit(s)) for s in range(4) for r in range(found[s] + 1, ranks + 1)]
+    rng.shuffle(cards)
+    n = len(cards)
+    columns = tuple(tuple(cards[i * n // ncols:(i + 1) * n // ncols]) for i in range(ncols))
+    return Deal(columns, found, ranks, rules=PORTUGUESE_SOLITAIRE)  # type: ignore[arg-type]
 
 
 def midgame(name: str) -> Deal:
@@ -91,6 +109,20 @@ def _key(position: Position) -> Key:
     return tuple(sorted(tuple(c) for c in position.columns)), tuple(position.foundations)
 
 
+def kept_moves(position: Position, kings: bool) -> list[tuple[int, int, int]]:
+    """The engine's search moves of *position*; where Kings go into empty
+    columns (*kings*), a safe foundation move played alone is the lowest
+    card's, as the layered search plays it (the search's first column's
+    depends on the columns' order, which rebuilding a position changes)."""
+    if kings:
+        lowest = min(position.foundations)  # all four cards of rank r - 2 home: r is safe
+        safe = [move for move in position.legal_moves()
+                if move[2] == -1 and move[0] // 4 + 1 <= max(2, lowest + 2)]
+        if safe:
+            return [min(safe)]
+    return list(position.search_moves())
+
+
 def reachable_positions(
     args: tuple[list[list[int]], list[int], int, tuple[int, int, int, int, int]],
 ) -> int:
@@ -103,11 +135,12 @@ def reachable_positions(
     (``search_moves`` reads the position alone, not the moves that led to it).
     """
     _columns, _foundations, ranks, play = args
+    kings = tuple(play)[2] == 2     # empty columns take Kings only
     root = Position(*args)
     seen = {_key(root)}
     # a frame: the Position it is in, its moves still to try, its depth in that Position
     stack: list[tuple[Position, Iterator[tuple[int, int, int]], int]] = [
-        (root, iter(root.search_moves()), 0)]
+        (root, iter(kept_moves(root, kings)), 0)]
     while stack:
         position, moves, depth = stack[-1]
         move = next(moves, None)
@@ -123,11 +156,11 @@ def reachable_positions(
             continue
         seen.add(key)
         if depth + 1 < DEPTH:
-            stack.append((position, iter(position.search_moves()), depth + 1))
+            stack.append((position, iter(kept_moves(position, kings)), depth + 1))
         else:
             fresh = Position(position.columns, position.foundations, ranks, play)
             position.unmake()
-            stack.append((fresh, iter(fresh.search_moves()), 0))
+            stack.append((fresh, iter(kept_moves(fresh, kings)), 0))
     return len(seen)
 
 
@@ -171,6 +204,22 @@ def test_layers_agree_with_brute_force(seed: int, ranks: int, ncols: int, home: 
     expected = brute_force_solvable(deal)
     assert solution.verdict is (Verdict.SOLVED if expected else Verdict.UNSOLVABLE)
     assert solution.reason is None
+    if solution.solved:
+        assert_line_wins(deal, solution.moves)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 5), ncols=st.integers(2, 7),
+       home=st.integers(0, 2))
+def test_portuguese_layers_agree_with_brute_force(seed: int, ranks: int, ncols: int,
+                                                  home: int) -> None:
+    # Kings go into empty columns: a rebuilt position holds them in the
+    # first such columns, and its line is replayed in the deal's own
+    deal = reduced_portuguese(random.Random(seed), ranks, ncols, home)
+    with refusing_default_search():
+        solution = solve(deal, time_limit=None, method="layers")
+    expected = brute_force_solvable(deal)
+    assert solution.verdict is (Verdict.SOLVED if expected else Verdict.UNSOLVABLE)
     if solution.solved:
         assert_line_wins(deal, solution.moves)
 
@@ -312,7 +361,28 @@ def test_stack_words_are_checked() -> None:
         _layers.LayeredSearch(*_engine_args(Deal.pysol(1))).stack_words = 1
 
 
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 5), ncols=st.integers(2, 7),
+       home=st.integers(0, 2))
+def test_portuguese_layers_store_every_reachable_position(seed: int, ranks: int, ncols: int,
+                                                          home: int) -> None:
+    # positions counted up to column order (the walk's key sorts the
+    # columns); none is lost (the lost-position tests need empty columns
+    # that take nothing), so every one is expanded
+    deal = reduced_portuguese(random.Random(seed), ranks, ncols, home)
+    search = _layers.LayeredSearch(*_engine_args(deal), memory_mb=MEMORY_MB)
+    status, raw, _nodes, _rounds, stored = search.run()
+    expected = reachable_positions(_engine_args(deal))
+    assert search.stats["lost"] == 0
+    if brute_force_solvable(deal):
+        assert status == _search.SOLVED and 1 <= stored <= expected
+        assert_raw_line_wins(deal, raw)
+    else:
+        assert status == _search.UNSOLVABLE and stored == expected
+
+
 @pytest.mark.parametrize(("number", "game", "count"), [
+    (72, "portuguese_solitaire", 55), (9757, "portuguese_solitaire", 6799),
     (3266, "bakers_dozen", 6685), (5143, "bakers_dozen", 2529),
     (14, "good_measure", 650), (78, "good_measure", 23138), (111, "good_measure", 4841),
 ])
@@ -352,7 +422,16 @@ def test_good_measure_unsolvable_deals(number: int) -> None:
 
 # -- refusals ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("game", ["spanish_patience", "portuguese_solitaire"])
+@pytest.mark.parametrize("number", [4660, 5257, 18483])
+def test_portuguese_unsolvable_deals(number: int) -> None:
+    # proved by the depth-first search too (5257 and 18483 after millions of positions)
+    deal = Deal.pysol(number, game="portuguese_solitaire")
+    solution = solve(deal, time_limit=None, method="layers")
+    assert solution.verdict is Verdict.UNSOLVABLE and solution.reason is None
+    assert solve(deal, time_limit=None, method="proof").verdict is Verdict.UNSOLVABLE
+
+
+@pytest.mark.parametrize("game", ["spanish_patience", "spanish_patience_ii", "castles_in_spain"])
 def test_other_play_is_refused(game: str) -> None:
     with pytest.raises(RulesError, match="Baker's Dozen's play"):
         solve(Deal.pysol(1), rules=game, method="layers")
@@ -439,7 +518,10 @@ def test_cli_solve_layers(capsys: pytest.CaptureFixture[str]) -> None:
     assert "not allowed with argument" in capsys.readouterr().err
     assert main(["solve", "--deal", "5", "--layers", "--game", "spanish_patience"]) == 2
     err = capsys.readouterr().err
-    assert "--layers plays Baker's Dozen's play knobs only" in err and "--proof" in err
+    assert "--layers plays Baker's Dozen's play knobs" in err and "--proof" in err
+    assert "foundation_build=" in err and "kings_only" in err
+    assert main(["solve", "--deal", "4660", "--layers", "--game", "portuguese_solitaire"]) == 1
+    assert "verdict: unsolvable" in capsys.readouterr().out
 
 
 def test_cli_survey_refuses_other_play_before_writing(

@@ -28,6 +28,7 @@ from bakersdozen.errors import ArgumentError
 from bakersdozen.solver import _engine_args, _to_move
 from brute import brute_force_solvable
 from test_disk_layers import DEAL_1M, MEMORY_MB, assert_same, in_memory, kill_when, manifest
+from test_layers import reduced_portuguese
 from test_solver import reduced_deal
 
 
@@ -54,7 +55,7 @@ def in_parallel(deal: Deal, work_dir: Path, jobs: int, memory_mb: float = MEMORY
 @pytest.mark.parametrize(("number", "game", "jobs"), [
     (64, "bakers_dozen", 2), (3266, "bakers_dozen", 3), (5143, "bakers_dozen", 2),
     (16780, "bakers_dozen", 2), (16780, "bakers_dozen", 1), (78, "good_measure", 2),
-    (111, "good_measure", 4),
+    (111, "good_measure", 4), (4660, "portuguese_solitaire", 2),
 ])
 def test_counts_are_those_of_the_search_in_memory(tmp_path: Path, number: int, game: str,
                                                   jobs: int) -> None:
@@ -90,11 +91,12 @@ def test_deal_1m_in_two_jobs_of_one_mib(tmp_path: Path) -> None:
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 5), ncols=st.integers(2, 7),
        home=st.integers(0, 2), part_bytes=st.sampled_from([None, 64, 1000]),
-       jobs=st.integers(1, 4))
+       jobs=st.integers(1, 4), portuguese=st.booleans())
 def test_reduced_packs_agree_with_the_search_in_memory(
         tmp_path_factory: pytest.TempPathFactory, seed: int, ranks: int, ncols: int,
-        home: int, part_bytes: int | None, jobs: int) -> None:
-    deal = reduced_deal(random.Random(seed), ranks, ncols, home)
+        home: int, part_bytes: int | None, jobs: int, portuguese: bool) -> None:
+    deal = (reduced_portuguese if portuguese else reduced_deal)(random.Random(seed), ranks,
+                                                                ncols, home)
     memory = in_memory(deal)
     par = in_parallel(deal, tmp_path_factory.mktemp("reduced"), jobs, part_bytes=part_bytes)
     if brute_force_solvable(deal):

@@ -62,9 +62,10 @@ from libc.string cimport memcpy, memmove, memset
 from libc.stdio cimport FILE, SEEK_END, SEEK_SET, fclose, fopen, fread, fseek, ftell
 
 from bakersdozen._position cimport (
-    MAXCOLS, MAXHEIGHT, MAXMOVES, NCARDS, NO_COLUMN, PLAIN_MOVES, RANK_MASK, TO_FOUNDATION, State,
-    bd_ctz, bd_popcount, bit, card_rank, card_suit, deadlock_set, gen_legal, is_safe_home, make,
-    make_move, move_card, move_target, move_t, move_to_tuple, splitmix64, state_from_python, unmake,
+    BUILD_ANY, EMPTY_KINGS, FOUND_SUIT, MAXCOLS, MAXHEIGHT, MAXMOVES, NCARDS, NO_COLUMN,
+    PLAIN_MOVES, RANK_MASK, TO_FOUNDATION, UNIT_ONE, State, bd_ctz, bd_popcount, bit, card_rank,
+    card_suit, deadlock_set, gen_legal, is_safe_home, make, make_move, move_card, move_target,
+    move_t, move_to_tuple, splitmix64, state_from_python, unmake,
 )
 from bakersdozen._search cimport (
     ST_INTERRUPTED, ST_NODE_LIMIT, ST_OUT_OF_MEMORY, ST_SOLVED, ST_TIME_LIMIT, ST_UNSOLVABLE,
@@ -312,16 +313,24 @@ cdef const uint8_t* back_get(Back* r, uint64_t a, uint64_t n) noexcept nogil:
 
 
 cdef inline bint same_position(const State* a, const State* b) noexcept nogil:
-    """Whether two positions of one deal have the same columns and foundations."""
-    cdef int c, i
+    """Whether two positions of one deal have the same foundations and the
+    same columns, up to their order (a King put into an empty column lies in
+    whichever one a record's rebuilding puts it: docs/engine.md, "Kings into
+    empty columns").  With the same foundations the two hold the same
+    cards, so each column of *a* matched whole, by its bottom card, to one
+    of *b* leaves none of *b*'s unmatched."""
+    cdef int c, d, i
     for c in range(4):
         if a.found[c] != b.found[c]:
             return False
     for c in range(a.ncols):
-        if a.height[c] != b.height[c]:
+        if a.height[c] == 0:
+            continue
+        d = b.where[a.cols[c][0]]
+        if d == NO_COLUMN or a.height[c] != b.height[d]:
             return False
         for i in range(a.height[c]):
-            if a.cols[c][i] != b.cols[c][i]:
+            if a.cols[c][i] != b.cols[d][i]:
                 return False
     return True
 
@@ -349,6 +358,7 @@ cdef class LayeredSearch:
         that it fits 64 never fails for a position of the pack.)
     """
     cdef State root
+    cdef bint kings                # Kings (only) go into empty columns: Portuguese Solitaire's play
     cdef uint8_t canon[MAXCOLS][MAXHEIGHT + 1]  # canon[c][m]: dealt cards in place of column c
                                    #   when its lowest m are, less their top run of built cards
     cdef int pshift[MAXCOLS]       # where column c's dealt height sits in a layer key
@@ -434,11 +444,16 @@ cdef class LayeredSearch:
         memset(&self.ksink, 0, sizeof(Sink))
         self.kept_paths = None
         state_from_python(&self.root, columns, foundations, ranks, play)
-        if not (self.root.play.plain and self.root.play.dead and self.root.play.safe_home):
+        self.kings = (self.root.play.build == BUILD_ANY and self.root.play.moves == UNIT_ONE
+                      and self.root.play.empty == EMPTY_KINGS
+                      and self.root.play.fbuild == FOUND_SUIT and not self.root.play.freturn)
+        if not (self.kings or (self.root.play.plain and self.root.play.dead
+                               and self.root.play.safe_home)):
             raise ValueError(
                 "the layered search needs Baker's Dozen's play (one card per move, build on "
                 "any card one rank higher, foundations by suit, no foundation return, empty "
-                "columns take nothing): use method='proof' or 'dfs' for other rules"
+                "columns take nothing), or the same with Kings only into empty columns "
+                "(Portuguese Solitaire's): use method='proof' or 'dfs' for other rules"
             )
         if not 0 < memory_mb <= 1048576.0:          # also refuses NaN
             raise ValueError(f"memory_mb must be in (0, 2**20] (MiB), not {memory_mb}")
@@ -978,7 +993,8 @@ cdef class LayeredSearch:
         """Add the positions of layer *lkey* (less the move of card *y*'s) whose
         card *y* lay where it may have come from: on one of the four cards one
         rank higher (but suit *skip*), or in its dealt place, on top of its
-        column's dealt part.  Their count."""
+        column's dealt part; a King going home (*skip* -1), also in an empty
+        column (its bits 0, as home).  Their count."""
         cdef Enc pe
         cdef int u, c, i
         if card_rank(y) < self.root.ranks:
@@ -987,6 +1003,8 @@ cdef class LayeredSearch:
                     pe = e[0]
                     enc_set(&pe, y, u)
                     n = self.add_record(lkey, &pe, n, keys, recs)
+        elif self.kings and skip < 0:
+            n = self.add_record(lkey, e, n, keys, recs)
         c = self.root.where[y]
         if c != NO_COLUMN:
             i = 0
@@ -1054,7 +1072,7 @@ cdef class LayeredSearch:
         trec[0] = recs[0]
         trec[1] = recs[1]
         y = bd_ctz(t.all_home & ~t.home)
-        line.append((y, t.where[y], -1))
+        line.append((y, -1))
         nseg = len(paths) if paths else 1
         seg = nseg
         first = True        # the stream's last record is the won position: read it first
@@ -1143,7 +1161,11 @@ cdef class LayeredSearch:
                         k = same_position(&p, &t)
                         unmake(&p, moves[j], src)
                         if k:
-                            best_move = move_to_tuple(&p, moves[j])
+                            # the card, and where it went: home, onto a card, or into an
+                            # empty column (its number is the rebuilt position's)
+                            col = move_target(moves[j])
+                            best_move = (move_card(moves[j]), -1 if col == TO_FOUNDATION else (
+                                p.cols[col][p.height[col] - 1] if p.height[col] else -2))
                             best_pe = pe
                             best_rec[0] = e0
                             best_rec[1] = e1
@@ -1158,7 +1180,39 @@ cdef class LayeredSearch:
                 fclose(r.f)
             free(r.buf)
         line.reverse()
-        return line
+        return self.replay(line)
+
+    cdef object replay(self, list line):
+        """The moves of *line* (``(card, where)``, where: -1 home, -2 an empty
+        column, else the card it goes onto) played from the root as
+        ``(card, source, target)`` moves of its own columns, each one
+        legal (a rebuilt position may hold its Kings in other columns);
+        None if one is not."""
+        cdef State s
+        cdef move_t moves[MAXMOVES]
+        cdef int n, j, y, to, want
+        memcpy(&s, &self.root, sizeof(State))
+        out = []
+        for y, to in line:
+            if to == -1:
+                want = TO_FOUNDATION
+            elif to >= 0:
+                want = s.where[to]
+            else:
+                want = NO_COLUMN
+                for j in range(s.ncols):
+                    if s.height[j] == 0:
+                        want = j
+                        break
+            n = gen_legal(&s, moves)
+            for j in range(n):
+                if move_card(moves[j]) == y and move_target(moves[j]) == want:
+                    break
+            else:
+                return None
+            out.append(move_to_tuple(&s, moves[j]))
+            make(&s, moves[j])
+        return out
 
     def trace(self, paths):
         """The winning line of a disk search that reached a won position,
@@ -1205,9 +1259,14 @@ cdef class LayeredSearch:
     # -- positions ----------------------------------------------------------------
 
     cdef void decode(self, uint64_t lkey, const Enc* e, State* s) noexcept nogil:
-        """Rebuild position *e* of layer *lkey* into *s* (whose fixed part is the root's)."""
+        """Rebuild position *e* of layer *lkey* into *s* (whose fixed part is the root's).
+
+        A moved King lies in a column with no dealt card left: the moved
+        Kings, in card order, fill those columns in column order (the
+        record does not say which column; none of the rules tells them
+        apart)."""
         cdef uint8_t onto[NCARDS]
-        cdef uint64_t home = 0, dealt = 0, moved, has_onto = 0, tops = 0
+        cdef uint64_t home = 0, dealt = 0, moved, has_onto = 0, tops = 0, kings = 0
         cdef int p, c, h, i, y, z, t
         for p in range(4):
             s.found[p] = <uint8_t>((lkey >> (4 * p)) & 15)
@@ -1225,9 +1284,23 @@ cdef class LayeredSearch:
         while moved:
             y = bd_ctz(moved)
             moved &= moved - 1
+            if card_rank(y) == self.root.ranks:
+                kings |= bit(y)
+                continue
             z = 4 * card_rank(y) + enc_bits(e, y)     # the card of rank + 1 and that suit
             onto[z] = <uint8_t>y
             has_onto |= bit(z)
+        c = 0
+        while kings:
+            y = bd_ctz(kings)
+            kings &= kings - 1
+            while c < s.ncols and s.height[c] != 0:
+                c += 1
+            if c == s.ncols:
+                break       # no record of the layer has more moved Kings than such columns
+            s.cols[c][0] = <uint8_t>y
+            s.where[y] = <uint8_t>c
+            s.height[c] = 1
         for c in range(s.ncols):
             h = s.height[c]
             if h == 0:
@@ -1251,7 +1324,7 @@ cdef class LayeredSearch:
         cdef uint64_t lkey = self.layers[li].lkey, ckey, targets, cmoved
         cdef uint64_t cursor = 0, deferred = 0, cap0
         cdef int w = self.layers[li].width, progress = self.layers[li].progress
-        cdef int n, k, col, h, c, r, b, y, to, src, cprog, res, st
+        cdef int n, k, col, h, c, r, b, y, to, src, cprog, res, st, first_empty, safe
         cdef int64_t ci
         cdef bint mark
         cdef Enc e, child
@@ -1279,15 +1352,22 @@ cdef class LayeredSearch:
             self.wlen -= w
             unpack(L, &self.work[self.wlen], &e)
             self.decode(lkey, &e, s)
-            if any_blocked(s) or deadlock_set(s) != 0:
-                self.lost += 1
+            if not self.kings and (any_blocked(s) or deadlock_set(s) != 0):
+                self.lost += 1      # (the tests of a lost position need empty columns that take nothing)
                 continue
             if self.keep:
                 st = self.keep_position(&self.work[self.wlen])
                 if st >= 0:
                     return st
             # the moves of the search generator (gen_search), unordered
+            first_empty = -1        # (Kings into empty columns: the first of them only, rule 4)
+            if self.kings:
+                for col in range(s.ncols):
+                    if s.height[col] == 0:
+                        first_empty = col
+                        break
             n = 0
+            safe = NCARDS
             for col in range(s.ncols):
                 h = s.height[col]
                 if h == 0:
@@ -1296,19 +1376,30 @@ cdef class LayeredSearch:
                 r = card_rank(c)
                 if s.found[card_suit(c)] == r - 1:
                     if is_safe_home(s, c):
-                        moves[0] = make_move(c, TO_FOUNDATION)
-                        n = 1
-                        break
+                        # rule 1: one safe move alone; with Kings into empty columns,
+                        # the lowest card's (the columns' order is the rebuilding's)
+                        if c < safe:
+                            safe = c
+                        if not self.kings:
+                            break
+                        continue
                     moves[n] = make_move(c, TO_FOUNDATION)
                     n += 1
                 if h == 1:
-                    continue          # rule 2: a lone card stays
+                    if not self.kings:
+                        continue      # rule 2: a lone card stays
+                elif first_empty >= 0 and r == self.root.ranks:
+                    moves[n] = make_move(c, first_empty)   # never a lone King: rule 4
+                    n += 1
                 targets = s.tops & RANK_MASK[r + 1]
                 while targets:
                     b = bd_ctz(targets)
                     targets &= targets - 1
                     moves[n] = make_move(c, s.where[b])
                     n += 1
+            if safe < NCARDS:
+                moves[0] = make_move(safe, TO_FOUNDATION)
+                n = 1
             for res in range(n):
                 y = move_card(moves[res])
                 to = move_target(moves[res])
@@ -1332,6 +1423,8 @@ cdef class LayeredSearch:
                     enc_set(&child, y, 0)
                     ckey += 1ULL << (4 * card_suit(y))
                     cprog += 1
+                elif s.height[to] == 0:
+                    enc_set(&child, y, 0)       # a King into an empty column
                 else:
                     enc_set(&child, y, card_suit(s.cols[to][s.height[to] - 1]))
                 h = self.dealt_left(lkey, src)

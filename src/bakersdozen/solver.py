@@ -336,11 +336,13 @@ class ProofSearch:
         )
 
 
-#: Why the ``"layers"`` method refuses rules whose play is not Baker's Dozen's.
+#: Why the ``"layers"`` method refuses rules whose play is not one it rests on
+#: (:func:`plays_layers`).
 LAYERS_REFUSAL: Final = (
     "the layered search rests on Baker's Dozen's play (build any_suit, one card "
     "at a time, empty columns take nothing, foundations by suit, no foundation "
-    "return; any layout): use method='proof' or 'dfs' for other rules"
+    "return; any layout) or the same with empty columns that take Kings only "
+    "(Portuguese Solitaire's): use method='proof' or 'dfs' for other rules"
 )
 
 
@@ -377,7 +379,9 @@ class LayersSearch:
     Parameters and errors are those of
     :class:`bakersdozen._search.DepthFirstSearch`; *memory_mb* bounds the
     layers held at once.  RulesError for play other than Baker's Dozen's
-    (:data:`SHORTEST_PLAY`; Good Measure plays it): the layers rest on it.
+    (:data:`SHORTEST_PLAY`; Good Measure plays it) or Portuguese
+    Solitaire's (the same, with empty columns that take Kings only):
+    :func:`plays_layers`.
     *work_dir*, *disk_mb* and *resume* as for :func:`solve` (ArgumentError
     for a work directory that cannot be used).
     """
@@ -396,7 +400,7 @@ class LayersSearch:
         jobs: int | None = None,
         scheduler: object = None,
     ) -> None:
-        if play is not None and tuple(play) != _SHORTEST_CODES:
+        if play is not None and tuple(play) not in _LAYERS_CODES:
             raise RulesError(LAYERS_REFUSAL)
         self._args = ([list(c) for c in columns], list(foundations), ranks, play)
         self._memory_mb = memory_mb
@@ -554,6 +558,21 @@ SHORTEST_PLAY: Final = MappingProxyType({
     for knob in ("build", "moves", "empty_column", "foundation_build", "foundation_return")
 })
 _SHORTEST_CODES: Final = _play_codes(BAKERS_DOZEN)
+
+
+#: The play the ``"layers"`` method rests on (docs/engine.md, "The layered
+#: search", Needs): Baker's Dozen's (:data:`SHORTEST_PLAY`), and the same
+#: with empty columns that take Kings only (Portuguese Solitaire's).
+_LAYERS_CODES: Final = frozenset({
+    _SHORTEST_CODES, _play_codes(BAKERS_DOZEN.replace(empty_column=EmptyColumn.KINGS_ONLY)),
+})
+
+
+def plays_layers(rules: Rules) -> bool:
+    """Whether the ``"layers"`` method plays *rules*: Baker's Dozen's play
+    knobs, or the same with empty columns that take Kings only (any layout:
+    Good Measure, Portuguese Solitaire)."""
+    return _play_codes(rules) in _LAYERS_CODES
 
 
 def plays_shortest(rules: Rules) -> bool:
@@ -840,8 +859,9 @@ def solve(
         (``ProofSearch``).  ``"layers"``: every reachable position,
         layer by layer (``LayersSearch``): the quickest and leanest
         proof of an unsolvable deal, a slow way to win one (its line traced
-        back through the positions it expanded); Baker's Dozen's play knobs
-        only.
+        back through the positions it expanded); Baker's Dozen's play knobs,
+        or the same with empty columns that take Kings only
+        (:func:`~bakersdozen.solver.plays_layers`: Portuguese Solitaire).
     progress : callable or None
         Called as ``progress(nodes, bytes)`` while the search runs, at most
         five times a second (from the thread that called :func:`solve`):
@@ -910,9 +930,10 @@ def solve(
         (the message names the argument, and lists the methods).
     RulesError
         A ValueError: if *rules* names no preset, the deal's cards are not
-        a position of that game, or *method* is ``"shortest"`` or
-        ``"layers"``, or a *certificate* is asked for, and the rules' play
-        knobs are not Baker's Dozen's.
+        a position of that game, or *method* is ``"shortest"``, or a
+        *certificate* is asked for, and the rules' play knobs are not
+        Baker's Dozen's, or *method* is ``"layers"`` and they are neither
+        those nor Portuguese Solitaire's (:func:`plays_layers`).
     ArgumentError
         Also for *work_dir*, *disk_mb* or *resume* with a method other than
         ``"layers"``, *disk_mb* or *resume* without *work_dir*, and a work

@@ -264,6 +264,11 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     return rules.replace(**knobs) if knobs else rules
 
 
+#: What ``--layers`` plays, for its refusals (:func:`bakersdozen.solver.plays_layers`).
+LAYERS_PLAY = ("--layers plays Baker's Dozen's play knobs (any layout), or the same with "
+               "empty_column=kings_only (Portuguese Solitaire's)")
+
+
 def play_knobs_changed(rules: Rules) -> list[str]:
     """The play knobs of *rules* that differ from Baker's Dozen's, as
     ``knob=value`` (empty for Baker's Dozen and Good Measure): ``--shortest``

@@ -21,7 +21,7 @@ import argparse
 import sys
 
 from ._common import (
-    EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
+    EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, LAYERS_PLAY, add_limit_arguments, deal_number,
     add_rules_arguments, check_writable, disk_mb, file_name, memory_mb, play_knobs_changed, deal_from_args,
     positive_int,
     rules_from_args, search_progress, write_html,
@@ -104,7 +104,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..errors import BakersDozenError
     from ..solution import Verdict
-    from ..solver import solve
+    from ..solver import plays_layers, solve
 
     if args.work_dir is None:
         for flag, given in (("--disk-mb", args.disk_mb is not None), ("--resume", args.resume),
@@ -116,16 +116,19 @@ def run(args: argparse.Namespace) -> int:
         raise BakersDozenError("--work-dir needs --layers (only the layered search keeps its "
                                "work on disk)")
     rules = rules_from_args(args)
-    if args.shortest or args.layers:
+    if args.shortest:
         changed = play_knobs_changed(rules)
         if changed:
-            flag = "--shortest" if args.shortest else "--layers"
-            instead = ("leave out --shortest for a winning line of any length" if args.shortest
-                       else "prove with --proof, or leave out --layers")
             raise BakersDozenError(
-                f"{flag} plays Baker's Dozen's play knobs only (any layout), and "
-                f"{rules.name} has {', '.join(changed)}: {instead}"
+                f"--shortest plays Baker's Dozen's play knobs only (any layout), and "
+                f"{rules.name} has {', '.join(changed)}: leave out --shortest for a winning "
+                f"line of any length"
             )
+    elif args.layers and not plays_layers(rules):
+        raise BakersDozenError(
+            f"{LAYERS_PLAY}, and {rules.name} has {', '.join(play_knobs_changed(rules))}: "
+            f"prove with --proof, or leave out --layers"
+        )
     if args.certificate:
         from ..verify import require_covered
 

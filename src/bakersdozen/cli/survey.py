@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ._common import (
-    EXIT_CLUSTER, EXIT_OK, EXIT_WORKER_DIED, Formatter, add_limit_arguments, add_rules_arguments,
+    EXIT_CLUSTER, EXIT_OK, EXIT_WORKER_DIED, LAYERS_PLAY, Formatter, add_limit_arguments, add_rules_arguments,
     disk_mb, error, file_name, memory_mb, play_knobs_changed, positive_float, positive_int,
     rules_from_args,
 )
@@ -186,11 +186,12 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
                     "deal keeps there")
 
     rules = rules_from_args(args)
-    if args.layers:
-        changed = play_knobs_changed(rules)
-        if changed:  # before --output is opened: a refused survey writes nothing
-            return _bad(f"--layers plays Baker's Dozen's play knobs only (any layout), and "
-                        f"{rules.name} has {', '.join(changed)}: prove with --proof instead")
+    from ..solver import plays_layers
+
+    if args.layers and not plays_layers(rules):
+        # before --output is opened: a refused survey writes nothing
+        return _bad(f"{LAYERS_PLAY}, and {rules.name} has "
+                    f"{', '.join(play_knobs_changed(rules))}: prove with --proof instead")
     candidates: Iterable[Task] = ()
     total = 0
     deal_range: DealRange | None = None

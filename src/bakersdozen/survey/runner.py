@@ -23,7 +23,7 @@ from ..records import Record
 from ..rules import BAKERS_DOZEN, Rules, RulesError
 from ..solution import DEFAULT_MEMORY_MB
 from ..solver import (
-    LAYERS_REFUSAL, play_rules, plays_shortest, remove_decided_work_dir, solve, time_limit_seconds,
+    LAYERS_REFUSAL, play_rules, plays_layers, remove_decided_work_dir, solve, time_limit_seconds,
 )
 from .tasks import SURVEY_METHODS, DealSpec, Limits, Task, make_work_dir, normalise, work_dir_name
 from .workers import InlineExecutor, process_executor, stop, submit
@@ -365,7 +365,7 @@ def survey(
     played: Rules | None = None
     if rules is not None:
         played = play_rules(Deal.pysol(1), rules)
-        if method == "layers" and not plays_shortest(played):
+        if method == "layers" and not plays_layers(played):
             raise RulesError(LAYERS_REFUSAL)
     if memory_mb is None:
         memory_mb = DEFAULT_MEMORY_MB if dask else default_memory_mb(jobs)
