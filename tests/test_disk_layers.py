@@ -83,7 +83,7 @@ def assert_same(memory: tuple[tuple[int, int, int], dict[str, int]],
 @pytest.mark.parametrize(("number", "game"), [
     (64, "bakers_dozen"), (3266, "bakers_dozen"), (5143, "bakers_dozen"),
     (16780, "bakers_dozen"), (78, "good_measure"), (111, "good_measure"),
-    (4660, "portuguese_solitaire"),
+    (18483, "portuguese_solitaire"),
 ])
 def test_counts_are_those_of_the_search_in_memory(tmp_path: Path, number: int,
                                                   game: str) -> None:

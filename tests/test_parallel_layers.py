@@ -55,7 +55,7 @@ def in_parallel(deal: Deal, work_dir: Path, jobs: int, memory_mb: float = MEMORY
 @pytest.mark.parametrize(("number", "game", "jobs"), [
     (64, "bakers_dozen", 2), (3266, "bakers_dozen", 3), (5143, "bakers_dozen", 2),
     (16780, "bakers_dozen", 2), (16780, "bakers_dozen", 1), (78, "good_measure", 2),
-    (111, "good_measure", 4), (4660, "portuguese_solitaire", 2),
+    (111, "good_measure", 4), (18483, "portuguese_solitaire", 2),
 ])
 def test_counts_are_those_of_the_search_in_memory(tmp_path: Path, number: int, game: str,
                                                   jobs: int) -> None:

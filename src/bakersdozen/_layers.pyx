@@ -64,7 +64,7 @@ from libc.stdio cimport FILE, SEEK_END, SEEK_SET, fclose, fopen, fread, fseek, f
 from bakersdozen._position cimport (
     BUILD_ANY, EMPTY_KINGS, FOUND_SUIT, MAXCOLS, MAXHEIGHT, MAXMOVES, NCARDS, NO_COLUMN,
     PLAIN_MOVES, RANK_MASK, TO_FOUNDATION, UNIT_ONE, State, bd_ctz, bd_popcount, bit, card_rank,
-    card_suit, deadlock_set, gen_legal, is_safe_home, make, make_move, move_card, move_target,
+    card_suit, deadlock_set_but, gen_legal, is_safe_home, make, make_move, move_card, move_target,
     move_t, move_to_tuple, splitmix64, state_from_python, unmake,
 )
 from bakersdozen._search cimport (
@@ -165,9 +165,11 @@ cdef inline void enc_set(Enc* e, int y, int b) noexcept nogil:
         e.hi = (e.hi & ~(3ULL << (2 * (y - 32)))) | ((<uint64_t>b) << (2 * (y - 32)))
 
 
-cdef inline bint any_blocked(const State* s) noexcept nogil:
+cdef inline bint any_blocked(const State* s, int free_rank) noexcept nogil:
     """Is some card stuck above a lower card of its suit (``blocked`` in
     ``_position``: every card one rank higher is home or beneath it)?
+    Cards of rank *free_rank* are never stuck (Kings, where empty columns
+    take them; 0: none).
 
     The same test as ``is_dead``, in one pass up each column: the cards
     beneath and the lowest rank of each suit among them are kept as it goes.
@@ -187,7 +189,7 @@ cdef inline bint any_blocked(const State* s) noexcept nogil:
             y = s.cols[col][i]
             r = card_rank(y)
             suit = card_suit(y)
-            if low[suit] < r and (RANK_MASK[r + 1] & tab & ~below) == 0:
+            if low[suit] < r and (RANK_MASK[r + 1] & tab & ~below) == 0 and r != free_rank:
                 return True
             if r < low[suit]:
                 low[suit] = r
@@ -1324,6 +1326,9 @@ cdef class LayeredSearch:
         cdef uint64_t lkey = self.layers[li].lkey, ckey, targets, cmoved
         cdef uint64_t cursor = 0, deferred = 0, cap0
         cdef int w = self.layers[li].width, progress = self.layers[li].progress
+        # Kings, where empty columns take them, can always leave: never stuck
+        cdef int free_rank = self.root.ranks if self.kings else 0
+        cdef uint64_t free = RANK_MASK[self.root.ranks] if self.kings else 0
         cdef int n, k, col, h, c, r, b, y, to, src, cprog, res, st, first_empty, safe
         cdef int64_t ci
         cdef bint mark
@@ -1352,8 +1357,8 @@ cdef class LayeredSearch:
             self.wlen -= w
             unpack(L, &self.work[self.wlen], &e)
             self.decode(lkey, &e, s)
-            if not self.kings and (any_blocked(s) or deadlock_set(s) != 0):
-                self.lost += 1      # (the tests of a lost position need empty columns that take nothing)
+            if any_blocked(s, free_rank) or deadlock_set_but(s, free) != 0:
+                self.lost += 1
                 continue
             if self.keep:
                 st = self.keep_position(&self.work[self.wlen])

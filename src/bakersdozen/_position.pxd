@@ -559,7 +559,15 @@ cdef inline uint64_t suit_cards(int suit) noexcept nogil:
 
 
 cdef inline uint64_t deadlock_set(const State* s) noexcept nogil:
-    """The cards that can never move again, as a bitboard (0: none found).
+    """The cards that can never move again, as a bitboard (0: none found):
+    :func:`deadlock_set_but` with no card left out."""
+    return deadlock_set_but(s, 0)
+
+
+cdef inline uint64_t deadlock_set_but(const State* s, uint64_t free) noexcept nogil:
+    """The cards that can never move again, as a bitboard (0: none found);
+    no card of *free* is in the set (the Kings, where an empty column takes
+    them: such a card may always leave for an empty column).
 
     The greatest set F of tableau cards such that every card y of F (rank
     r) has a lower card of its own suit beneath some card of F, and every
@@ -571,7 +579,9 @@ cdef inline uint64_t deadlock_set(const State* s) noexcept nogil:
     proof).  A card above a lower card of its suit with no support left
     (:func:`blocked`) is the one-card case.  F is found by shrinking: start
     from the whole tableau, drop the cards that fail either condition, and
-    repeat until nothing drops.  Valid under the knobs of ``Play.dead``.
+    repeat until nothing drops.  Valid under the knobs of ``Play.dead``;
+    with the Kings in *free*, also where empty columns take Kings only
+    (docs/engine.md, "Kings into empty columns").
     """
     cdef uint64_t tab = s.all_home & ~s.home
     cdef uint64_t F = tab, B = tab & ~s.tops, G, low, acc, X, H
@@ -596,7 +606,8 @@ cdef inline uint64_t deadlock_set(const State* s) noexcept nogil:
             if low:
                 low &= ~low + 1
                 acc |= suit_cards(suit) & ~((low << 1) - 1)
-        G &= acc
+        G &= acc & ~free    # (first pass: B is exact for F = tab; a card of free
+                            # drops here, so G != F and B is made again for G)
         if G == F or G == 0:
             return G
         F = G
