@@ -25,15 +25,17 @@ from bakersdozen.solver import _engine_args
 
 from brute import brute_force_solvable
 from reference import random_play
+from test_layers import reduced_portuguese
 from test_solver import reduced_deal
 
 
-def reference_deadlock(deal: Deal) -> set[Card]:
+def reference_deadlock(deal: Deal, kings: bool = False) -> set[Card]:
     """The greatest set F of tableau cards in which every card y has a lower
     card of its suit beneath some card of F, and every card one rank above y
-    still in the tableau lies beneath some card of F (the definition)."""
+    still in the tableau lies beneath some card of F (the definition); with
+    *kings* (empty columns take Kings only), no King in F."""
     tableau = {card for column in deal.columns for card in column}
-    dead = set(tableau)
+    dead = {card for card in tableau if not (kings and card.rank == deal.ranks)}
     while True:
         covered = {
             card
@@ -161,6 +163,47 @@ def test_deal_477_is_lost_from_the_start() -> None:
     assert engine_deadlock(deal) == reference_deadlock(deal) == expected
     solution = solve(deal, time_limit=None)
     assert solution.verdict is Verdict.UNSOLVABLE and solution.nodes == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    ranks=st.integers(3, 12),
+    ncols=st.integers(2, 13),
+    steps=st.integers(0, 40),
+)
+def test_with_kings_into_empty_columns_the_set_has_no_king(seed: int, ranks: int, ncols: int,
+                                                           steps: int) -> None:
+    rng = random.Random(seed)
+    deal = random_play(reduced_portuguese(rng, ranks, ncols), rng, steps)
+    assert engine_deadlock(deal) == reference_deadlock(deal, kings=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    ranks=st.integers(3, 5),
+    ncols=st.integers(2, 7),
+    steps=st.integers(0, 12),
+)
+def test_a_deadlocked_portuguese_position_is_lost(seed: int, ranks: int, ncols: int,
+                                                  steps: int) -> None:
+    rng = random.Random(seed)
+    deal = random_play(reduced_portuguese(rng, ranks, ncols), rng, steps)
+    if engine_deadlock(deal):
+        assert not brute_force_solvable(deal)
+
+
+def test_portuguese_deals_lost_as_dealt() -> None:
+    # the depth-first search, without the test, proved 4660 unsolvable after
+    # 942,200 positions; 1172 it left unknown after a billion
+    deal = Deal.pysol(4660, game="portuguese_solitaire")
+    expected = {Card.from_text(f"{rank}{suit}") for rank in "4Q" for suit in "CDHS"}
+    assert engine_deadlock(deal) == reference_deadlock(deal, kings=True) == expected
+    assert set(deadlock(deal)) == expected
+    for number in (4660, 1172):
+        solution = solve(Deal.pysol(number, game="portuguese_solitaire"), time_limit=None)
+        assert solution.verdict is Verdict.UNSOLVABLE and solution.nodes == 0
 
 
 def test_other_rules_get_no_deadlock_test() -> None:

@@ -447,13 +447,13 @@ def test_good_measure_unsolvable_deals(number: int) -> None:
 
 # -- refusals ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("number", [4660, 5257, 18483])
+@pytest.mark.parametrize("number", [4660, 5257, 9757, 18483])
 def test_portuguese_unsolvable_deals(number: int) -> None:
-    # proved by the depth-first search too (5257 and 18483 after millions of positions)
+    # proved by the default search too (18483 after 6 million positions)
     deal = Deal.pysol(number, game="portuguese_solitaire")
     solution = solve(deal, time_limit=None, method="layers")
     assert solution.verdict is Verdict.UNSOLVABLE and solution.reason is None
-    assert solve(deal, time_limit=None, method="proof").verdict is Verdict.UNSOLVABLE
+    assert solve(deal, time_limit=None).verdict is Verdict.UNSOLVABLE
 
 
 @pytest.mark.parametrize("game", ["spanish_patience", "spanish_patience_ii", "castles_in_spain"])

@@ -285,6 +285,8 @@ cdef int gen_search_family(const State* s, move_t* out, uint64_t noise_seed, int
     cdef move_t m
     if s.play.dead and is_lost(s, last):
         return 0
+    if s.play.dead_kings and deadlock_set_but(s, RANK_MASK[s.ranks]) != 0:
+        return 0            # rule 3, the Kings left out (they may go into an empty column)
     for col in range(s.ncols):
         if s.height[col] == 0:
             first_empty = col
@@ -379,6 +381,7 @@ cdef int set_play(State* s, object play) except -1:
     s.play.safe_home = fbuild == FOUND_SUIT and not freturn
     s.play.lone = empty == EMPTY_NOTHING and one
     s.play.dead = s.play.lone and fbuild == FOUND_SUIT and not freturn
+    s.play.dead_kings = empty == EMPTY_KINGS and one and fbuild == FOUND_SUIT and not freturn
     return 0
 
 
@@ -563,10 +566,16 @@ cdef class Position:
 
         Empty when the deadlock test (docs/engine.md, "Deadlocks") finds no
         such set; a non-empty list means the position cannot be won.  The
-        test's proof needs Baker's Dozen's play knobs (``Play.dead``), so
-        under other rules the list is always empty.
+        test's proof needs Baker's Dozen's play knobs (``Play.dead``), or
+        the same with empty columns that take Kings only, the Kings left
+        out of the set (``Play.dead_kings``); under other rules the list is
+        always empty.
         """
-        cdef uint64_t F = deadlock_set(&self.s) if self.s.play.dead else 0
+        cdef uint64_t F = 0
+        if self.s.play.dead:
+            F = deadlock_set(&self.s)
+        elif self.s.play.dead_kings:
+            F = deadlock_set_but(&self.s, RANK_MASK[self.s.ranks])
         return [c for c in range(NCARDS) if F >> c & 1]
 
     def perft(self, int depth):

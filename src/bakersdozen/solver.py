@@ -123,8 +123,10 @@ def deadlock(deal: Deal, rules: Rules | str | None = None) -> tuple[Card, ...]:
     a lower card of its suit lying under a card of the set, and every card
     one rank higher not yet home also lies under one, so none of them can
     be the first to move (proof and the knobs it needs: docs/engine.md,
-    "Deadlocks").  The engine finds the greatest such set.  Under rules
-    whose play is not Baker's Dozen's (*rules*, default ``deal.rules``) the
+    "Deadlocks").  The engine finds the greatest such set.  Where empty
+    columns take Kings only (Portuguese Solitaire) the set holds no King (a
+    King may always leave for an empty column).  Under rules whose play is
+    neither Baker's Dozen's nor that (*rules*, default ``deal.rules``) the
     test does not apply and the answer is ().
 
     Parameters
