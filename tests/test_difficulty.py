@@ -646,6 +646,24 @@ def test_a_shipped_grade_is_what_rate_says() -> None:
             assert rating.grade == known.difficulty
 
 
+def test_ratings_use_the_search_the_grades_were_made_with() -> None:
+    # Portuguese 4660 is lost as dealt by rule 3 with the Kings left out,
+    # which came after the grades: inside rated_search the search is the
+    # one the table's 942,200 positions came from
+    from bakersdozen.solver import rated_search
+
+    deal = Deal.pysol(4660, game="portuguese_solitaire")
+    assert solve(deal, time_limit=None).nodes == 0
+    with rated_search():
+        searched = solve(deal, time_limit=None)
+    assert searched.verdict is Verdict.UNSOLVABLE and searched.nodes == 942_200
+    assert solve(deal, time_limit=None).nodes == 0     # the block ended
+    # Baker's Dozen's play is the same either way
+    plain = solve(Deal.pysol(3266), time_limit=None).nodes
+    with rated_search():
+        assert solve(Deal.pysol(3266), time_limit=None).nodes == plain
+
+
 def test_publish_writes_the_grades_into_a_table(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     import gzip

@@ -350,11 +350,18 @@ cdef uint64_t perft(State* s, int depth) noexcept nogil:
 
 cdef int set_play(State* s, object play) except -1:
     """Fill ``s.play`` from *play*: None (Baker's Dozen's play) or the five
-    codes (build, moves, empty column, foundation build, foundation return)."""
-    cdef int build, moves, empty, fbuild, freturn, suit, other
+    codes (build, moves, empty column, foundation build, foundation return),
+    and optionally a sixth: 0 leaves rule 3 with the Kings left out
+    (``Play.dead_kings``) off, as the searches the shipped grades were
+    rated with had it (``bakersdozen.solver.rated_search``)."""
+    cdef int build, moves, empty, fbuild, freturn, suit, other, kings_rule = 1
     cdef bint one
     if play is None:
         play = (0, 0, 0, 0, 0)
+    play = tuple(play)
+    if len(play) == 6:
+        kings_rule = int(play[5])
+        play = play[:5]
     build, moves, empty, fbuild, freturn = map(int, play)
     if not (0 <= build <= 3 and 0 <= moves <= 2 and 0 <= empty <= 2 and 0 <= fbuild <= 2
             and 0 <= freturn <= 1):
@@ -381,7 +388,8 @@ cdef int set_play(State* s, object play) except -1:
     s.play.safe_home = fbuild == FOUND_SUIT and not freturn
     s.play.lone = empty == EMPTY_NOTHING and one
     s.play.dead = s.play.lone and fbuild == FOUND_SUIT and not freturn
-    s.play.dead_kings = empty == EMPTY_KINGS and one and fbuild == FOUND_SUIT and not freturn
+    s.play.dead_kings = kings_rule != 0 and empty == EMPTY_KINGS and one and \
+        fbuild == FOUND_SUIT and not freturn
     return 0
 
 

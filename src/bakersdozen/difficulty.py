@@ -87,7 +87,9 @@ from .errors import ArgumentError, BakersDozenError
 from .model import Deal, Move
 from .rules import Rules
 from .solution import Verdict
-from .solver import _check_limit, _verdicts_after, legal_moves, plays_shortest, solve
+from .solver import (
+    _check_limit, _verdicts_after, legal_moves, plays_shortest, rated_search, solve,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -443,6 +445,13 @@ def rate(
         _check_cuts(cuts)
     else:
         cuts = shipped_cuts(deal.rules)
+    with rated_search():    # the searches the shipped grades were rated with
+        return _rate(deal, line_nodes, move_nodes, shortest_nodes, cuts, memory_mb)
+
+
+def _rate(deal: Deal, line_nodes: int, move_nodes: int, shortest_nodes: int,
+          cuts: Sequence[float] | None, memory_mb: float) -> Rating:
+    """:func:`rate` of checked arguments."""
     found = solve(deal, time_limit=None, max_nodes=line_nodes, memory_mb=memory_mb, seed=0)
     nodes = found.nodes
     if found.verdict is not Verdict.SOLVED:

@@ -19,9 +19,12 @@ Dozen's play on a fast path of its own.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import time
+from collections.abc import Iterator
+from contextvars import ContextVar
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
@@ -113,7 +116,34 @@ def _engine_args(
     """The position as the engine takes it: card-index columns, foundation
     heights, ranks and play codes (of *rules*, default ``deal.rules``)."""
     columns = [[card.index for card in column] for column in deal.columns]
-    return columns, list(deal.foundations), deal.ranks, _play_codes(rules or deal.rules)
+    play = _play_codes(rules or deal.rules)
+    if _RATED.get() and play[2] == _KINGS_ONLY:
+        play = (*play, 0)  # type: ignore[assignment]  # rule 3 without Kings off (rated_search)
+    return columns, list(deal.foundations), deal.ranks, play
+
+
+_KINGS_ONLY: Final = list(EmptyColumn).index(EmptyColumn.KINGS_ONLY)
+
+#: Inside :func:`rated_search`: the engine's searches leave rule 3 with
+#: the Kings left out off.
+_RATED: ContextVar[bool] = ContextVar("bakersdozen_rated_search", default=False)
+
+
+@contextlib.contextmanager
+def rated_search() -> Iterator[None]:
+    """A block whose searches are those the shipped difficulty grades were
+    rated with: where empty columns take Kings only (Portuguese
+    Solitaire), without rule 3 with the Kings left out (docs/engine.md,
+    "Deadlocks"), which came later and changes every search's effort, the
+    measure of a grade.  :func:`bakersdozen.difficulty.rate` runs in one,
+    so that it gives the grades the tables ship (docs/difficulty.md,
+    "Cost"); other rules' searches are the same either way.  Per thread
+    and task (a context variable)."""
+    token = _RATED.set(True)
+    try:
+        yield
+    finally:
+        _RATED.reset(token)
 
 
 def deadlock(deal: Deal, rules: Rules | str | None = None) -> tuple[Card, ...]:
