@@ -511,7 +511,7 @@ def _solve(request: Mapping[str, object], limits: ServerLimits, *, moves: bool =
     method = _method(request)
     try:
         solution = solve(deal, seed=seed, method=method, **searched)  # type: ignore[arg-type]
-    except RulesError as error:  # shortest and layers play Baker's Dozen's knobs only
+    except RulesError as error:  # shortest and layers refuse some rules (solver.plays_layers)
         raise RequestError(f"method: {error}", "method") from None
     record = Record.from_solution(
         number if number is not None else board_id(deal), solution, seed=seed, moves=moves,

@@ -135,7 +135,7 @@ def rated_search() -> Iterator[None]:
     rated with: where empty columns take Kings only (Portuguese
     Solitaire), without rule 3 with the Kings left out (docs/engine.md,
     "Deadlocks"), which came later and changes every search's effort, the
-    measure of a grade.  :func:`bakersdozen.difficulty.rate` runs in one,
+    measure of a grade.  :func:`bakersdozen.rate` runs in one,
     so that it gives the grades the tables ship (docs/difficulty.md,
     "Cost"); other rules' searches are the same either way.  Per thread
     and task (a context variable)."""
@@ -965,7 +965,7 @@ def solve(
         a position of that game, or *method* is ``"shortest"``, or a
         *certificate* is asked for, and the rules' play knobs are not
         Baker's Dozen's, or *method* is ``"layers"`` and they are neither
-        those nor Portuguese Solitaire's (:func:`plays_layers`).
+        those nor Portuguese Solitaire's (:func:`~bakersdozen.solver.plays_layers`).
     ArgumentError
         Also for *work_dir*, *disk_mb* or *resume* with a method other than
         ``"layers"``, *disk_mb* or *resume* without *work_dir*, and a work

@@ -57,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="enumerate every reachable position, layer by layer, holding only the layers "
         "still to expand: the quickest and leanest proof that a deal is unsolvable, and a "
         "slow way to win one, its line traced back through the positions expanded "
-        "(Baker's Dozen's play; docs/engine.md)",
+        "(Baker's Dozen's play, or Portuguese Solitaire's; docs/engine.md)",
     )
     parser.add_argument(
         "--work-dir", type=file_name, metavar="DIR",
