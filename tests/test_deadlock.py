@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,11 @@ def one_card_block(deal: Deal) -> bool:
     return False
 
 
+def reduced(portuguese: bool) -> Callable[[random.Random, int, int], Deal]:
+    """The random reduced packs of Baker's Dozen, or of Portuguese Solitaire."""
+    return reduced_portuguese if portuguese else reduced_deal
+
+
 def engine_position(deal: Deal) -> Position:
     return Position(*_engine_args(deal))
 
@@ -83,11 +89,14 @@ def engine_deadlock(deal: Deal) -> set[Card]:
     ranks=st.integers(3, 12),
     ncols=st.integers(2, 13),
     steps=st.integers(0, 40),
+    portuguese=st.booleans(),
 )
-def test_engine_finds_the_defined_set(seed: int, ranks: int, ncols: int, steps: int) -> None:
+def test_engine_finds_the_defined_set(seed: int, ranks: int, ncols: int, steps: int,
+                                      portuguese: bool) -> None:
+    # Portuguese Solitaire: empty columns take Kings only, and the set holds no King
     rng = random.Random(seed)
-    deal = random_play(reduced_deal(rng, ranks, ncols), rng, steps)
-    assert engine_deadlock(deal) == reference_deadlock(deal)
+    deal = random_play(reduced(portuguese)(rng, ranks, ncols), rng, steps)
+    assert engine_deadlock(deal) == reference_deadlock(deal, kings=portuguese)
 
 
 @settings(max_examples=300, deadline=None)
@@ -103,10 +112,12 @@ def test_engine_finds_the_defined_set_on_pysol_deals(seed: int, number: int, ste
     ranks=st.integers(3, 5),
     ncols=st.integers(2, 7),
     steps=st.integers(0, 12),
+    portuguese=st.booleans(),
 )
-def test_a_deadlocked_position_is_lost(seed: int, ranks: int, ncols: int, steps: int) -> None:
+def test_a_deadlocked_position_is_lost(seed: int, ranks: int, ncols: int, steps: int,
+                                       portuguese: bool) -> None:
     rng = random.Random(seed)
-    deal = random_play(reduced_deal(rng, ranks, ncols), rng, steps)
+    deal = random_play(reduced(portuguese)(rng, ranks, ncols), rng, steps)
     if engine_deadlock(deal):
         assert not brute_force_solvable(deal)
 
@@ -163,35 +174,6 @@ def test_deal_477_is_lost_from_the_start() -> None:
     assert engine_deadlock(deal) == reference_deadlock(deal) == expected
     solution = solve(deal, time_limit=None)
     assert solution.verdict is Verdict.UNSOLVABLE and solution.nodes == 0
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    ranks=st.integers(3, 12),
-    ncols=st.integers(2, 13),
-    steps=st.integers(0, 40),
-)
-def test_with_kings_into_empty_columns_the_set_has_no_king(seed: int, ranks: int, ncols: int,
-                                                           steps: int) -> None:
-    rng = random.Random(seed)
-    deal = random_play(reduced_portuguese(rng, ranks, ncols), rng, steps)
-    assert engine_deadlock(deal) == reference_deadlock(deal, kings=True)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    ranks=st.integers(3, 5),
-    ncols=st.integers(2, 7),
-    steps=st.integers(0, 12),
-)
-def test_a_deadlocked_portuguese_position_is_lost(seed: int, ranks: int, ncols: int,
-                                                  steps: int) -> None:
-    rng = random.Random(seed)
-    deal = random_play(reduced_portuguese(rng, ranks, ncols), rng, steps)
-    if engine_deadlock(deal):
-        assert not brute_force_solvable(deal)
 
 
 def test_portuguese_deals_lost_as_dealt() -> None:

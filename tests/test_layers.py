@@ -220,33 +220,22 @@ def test_layers_is_a_search_method() -> None:
     assert "layers" in SEARCH_METHODS and "layers" in SURVEY_METHODS
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=160, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 5), ncols=st.integers(2, 7),
-       home=st.integers(0, 2))
-def test_layers_agree_with_brute_force(seed: int, ranks: int, ncols: int, home: int) -> None:
-    # a winnable pack's line is the layers' own: the default search never runs
-    deal = reduced_deal(random.Random(seed), ranks, ncols, home)
+       home=st.integers(0, 2), portuguese=st.booleans())
+def test_layers_agree_with_brute_force(seed: int, ranks: int, ncols: int, home: int,
+                                       portuguese: bool) -> None:
+    # a winnable pack's line is the layers' own: the default search never
+    # runs.  Portuguese Solitaire: Kings go into empty columns, a rebuilt
+    # position holds them in the first such columns, and its line is
+    # replayed in the deal's own
+    deal = (reduced_portuguese if portuguese else reduced_deal)(random.Random(seed), ranks,
+                                                                ncols, home)
     with refusing_default_search():
         solution = solve(deal, time_limit=None, method="layers")
     expected = brute_force_solvable(deal)
     assert solution.verdict is (Verdict.SOLVED if expected else Verdict.UNSOLVABLE)
     assert solution.reason is None
-    if solution.solved:
-        assert_line_wins(deal, solution.moves)
-
-
-@settings(max_examples=80, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 5), ncols=st.integers(2, 7),
-       home=st.integers(0, 2))
-def test_portuguese_layers_agree_with_brute_force(seed: int, ranks: int, ncols: int,
-                                                  home: int) -> None:
-    # Kings go into empty columns: a rebuilt position holds them in the
-    # first such columns, and its line is replayed in the deal's own
-    deal = reduced_portuguese(random.Random(seed), ranks, ncols, home)
-    with refusing_default_search():
-        solution = solve(deal, time_limit=None, method="layers")
-    expected = brute_force_solvable(deal)
-    assert solution.verdict is (Verdict.SOLVED if expected else Verdict.UNSOLVABLE)
     if solution.solved:
         assert_line_wins(deal, solution.moves)
 
@@ -317,15 +306,17 @@ def test_a_stream_that_outgrows_the_budget_is_let_go() -> None:
 
 # -- every reachable position, counted -------------------------------------------
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 5), ncols=st.integers(2, 7),
-       home=st.integers(0, 2))
+       home=st.integers(0, 2), portuguese=st.booleans())
 def test_layers_store_every_reachable_position(seed: int, ranks: int, ncols: int,
-                                               home: int) -> None:
+                                               home: int, portuguese: bool) -> None:
     # An unsolvable pack: the layers hold every position the search moves
-    # reach, each once.  A solvable one: the search stops at its first win,
-    # having stored some of them.
-    deal = reduced_deal(random.Random(seed), ranks, ncols, home)
+    # reach, each once (Portuguese Solitaire: up to column order, the walk's
+    # key sorting the columns).  A solvable one: the search stops at its
+    # first win, having stored some of them.
+    deal = (reduced_portuguese if portuguese else reduced_deal)(random.Random(seed), ranks,
+                                                                ncols, home)
     status, _nodes, stored = layered(deal)
     expected = reachable_positions(_engine_args(deal))
     if brute_force_solvable(deal):
@@ -386,24 +377,6 @@ def test_a_small_work_stack_stores_every_reachable_position(seed: int, ranks: in
 def test_stack_words_are_checked() -> None:
     with pytest.raises(ValueError, match="stack_words"):
         _layers.LayeredSearch(*_engine_args(Deal.pysol(1))).stack_words = 1
-
-
-@settings(max_examples=150, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), ranks=st.integers(3, 5), ncols=st.integers(2, 7),
-       home=st.integers(0, 2))
-def test_portuguese_layers_store_every_reachable_position(seed: int, ranks: int, ncols: int,
-                                                          home: int) -> None:
-    # positions counted up to column order (the walk's key sorts the
-    # columns); a position with cards that can never move is stored, not expanded
-    deal = reduced_portuguese(random.Random(seed), ranks, ncols, home)
-    search = _layers.LayeredSearch(*_engine_args(deal), memory_mb=MEMORY_MB)
-    status, raw, _nodes, _rounds, stored = search.run()
-    expected = reachable_positions(_engine_args(deal))
-    if brute_force_solvable(deal):
-        assert status == _search.SOLVED and 1 <= stored <= expected
-        assert_raw_line_wins(deal, raw)
-    else:
-        assert status == _search.UNSOLVABLE and stored == expected
 
 
 @pytest.mark.parametrize(("number", "game", "count"), [
