@@ -520,6 +520,11 @@ def test_cli_solve_layers(capsys: pytest.CaptureFixture[str]) -> None:
     assert "foundation_build=" in err and "kings_only" in err
     assert main(["solve", "--deal", "4660", "--layers", "--game", "portuguese_solitaire"]) == 1
     assert "verdict: unsolvable" in capsys.readouterr().out
+    # a knob it does play is not named as the one in the way
+    assert main(["solve", "--deal", "3", "--layers", "--game", "portuguese_solitaire",
+                 "--move-unit", "sequence"]) == 2
+    err = capsys.readouterr().err
+    assert "has moves=sequence:" in err
 
 
 def test_cli_survey_refuses_other_play_before_writing(

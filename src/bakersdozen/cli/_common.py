@@ -269,6 +269,12 @@ LAYERS_PLAY = ("--layers plays Baker's Dozen's play knobs (any layout), or the s
                "empty_column=kings_only (Portuguese Solitaire's)")
 
 
+def layers_knobs_changed(rules: Rules) -> list[str]:
+    """:func:`play_knobs_changed`, less ``empty_column=kings_only`` (which
+    ``--layers`` plays): what keeps *rules* from the layered search."""
+    return [knob for knob in play_knobs_changed(rules) if knob != "empty_column=kings_only"]
+
+
 def play_knobs_changed(rules: Rules) -> list[str]:
     """The play knobs of *rules* that differ from Baker's Dozen's, as
     ``knob=value`` (empty for Baker's Dozen and Good Measure): ``--shortest``

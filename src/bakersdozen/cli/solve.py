@@ -22,6 +22,7 @@ import sys
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, LAYERS_PLAY, add_limit_arguments, deal_number,
+    layers_knobs_changed,
     add_rules_arguments, check_writable, disk_mb, file_name, memory_mb, play_knobs_changed, deal_from_args,
     positive_int,
     rules_from_args, search_progress, write_html,
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
             )
     elif args.layers and not plays_layers(rules):
         raise BakersDozenError(
-            f"{LAYERS_PLAY}, and {rules.name} has {', '.join(play_knobs_changed(rules))}: "
+            f"{LAYERS_PLAY}, and {rules.name} has {', '.join(layers_knobs_changed(rules))}: "
             f"prove with --proof, or leave out --layers"
         )
     if args.certificate:

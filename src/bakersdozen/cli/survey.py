@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._common import (
     EXIT_CLUSTER, EXIT_OK, EXIT_WORKER_DIED, LAYERS_PLAY, Formatter, add_limit_arguments, add_rules_arguments,
+    layers_knobs_changed,
     disk_mb, error, file_name, memory_mb, play_knobs_changed, positive_float, positive_int,
     rules_from_args,
 )
@@ -191,7 +192,7 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
     if args.layers and not plays_layers(rules):
         # before --output is opened: a refused survey writes nothing
         return _bad(f"{LAYERS_PLAY}, and {rules.name} has "
-                    f"{', '.join(play_knobs_changed(rules))}: prove with --proof instead")
+                    f"{', '.join(layers_knobs_changed(rules))}: prove with --proof instead")
     candidates: Iterable[Task] = ()
     total = 0
     deal_range: DealRange | None = None
