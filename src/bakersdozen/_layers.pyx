@@ -446,9 +446,11 @@ cdef class LayeredSearch:
         memset(&self.ksink, 0, sizeof(Sink))
         self.kept_paths = None
         state_from_python(&self.root, columns, foundations, ranks, play)
-        self.kings = (self.root.play.build == BUILD_ANY and self.root.play.moves == UNIT_ONE
-                      and self.root.play.empty == EMPTY_KINGS
-                      and self.root.play.fbuild == FOUND_SUIT and not self.root.play.freturn)
+        # the lost test with the Kings left out is proved for these knobs
+        # (Play.kings_only); the layered search plays them with one card a
+        # move and builds on any suit, as Baker's Dozen
+        self.kings = (self.root.play.kings_only and self.root.play.build == BUILD_ANY
+                      and self.root.play.moves == UNIT_ONE)
         if not (self.kings or (self.root.play.plain and self.root.play.dead
                                and self.root.play.safe_home)):
             raise ValueError(

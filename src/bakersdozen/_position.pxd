@@ -110,8 +110,10 @@ cdef struct Play:
     uint8_t safe_home    # rule 1: foundation by suit, no foundation return
     uint8_t lone         # rule 2: empty columns take nothing, one card moves
     uint8_t dead         # rule 3: rule 2's knobs, foundation by suit, no return
-    uint8_t dead_kings   # rule 3 with the Kings left out: empty columns take Kings only,
-                         #   one card moves, foundation by suit, no return
+    uint8_t kings_only   # the knobs of rule 3 with the Kings left out: empty columns take
+                         #   Kings only, one card moves, foundation by suit, no return
+    uint8_t dead_kings   # rule 3 with the Kings left out in force: kings_only, and not
+                         #   turned off for the shipped grades (set_play's sixth code)
 
 # A position.  The first block changes with every move (make/unmake keep it
 # and both keys up to date); the second is fixed by the rules and the deal
