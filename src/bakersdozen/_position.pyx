@@ -387,8 +387,8 @@ cdef int set_play(State* s, object play) except -1:
     one = moves == UNIT_ONE or (moves == UNIT_SUPER and empty != EMPTY_ANY)
     s.play.safe_home = fbuild == FOUND_SUIT and not freturn
     s.play.lone = empty == EMPTY_NOTHING and one
-    s.play.dead = s.play.lone and fbuild == FOUND_SUIT and not freturn
-    s.play.kings_only = empty == EMPTY_KINGS and one and fbuild == FOUND_SUIT and not freturn
+    s.play.dead = s.play.lone and s.play.safe_home
+    s.play.kings_only = empty == EMPTY_KINGS and one and s.play.safe_home
     s.play.dead_kings = s.play.kings_only and kings_rule != 0
     return 0
 
