@@ -25,6 +25,7 @@ import pytest
 
 import children
 from test_layers import midgame
+from test_progress import _most_progress
 
 import bakersdozen
 from bakersdozen import Deal, ParseError, SurveyRecord, Verdict, check, solve
@@ -33,7 +34,7 @@ from bakersdozen import _disk
 from bakersdozen.errors import ArgumentError
 from bakersdozen.records import FIELDS, DealId, board_id, move_from_json
 from bakersdozen.survey.codecs import (
-    CSV_FIELDS, CSV_FIELDS_NO_RESUMED, format_record, header, parse,
+    CSV_FIELDS, CSV_FIELDS_NO_PROGRESS, CSV_FIELDS_NO_RESUMED, format_record, header, parse,
 )
 from bakersdozen.survey.tasks import MAX_WORK_DIR_NAME, DealSpec, work_dir_name
 from bakersdozen.survey import (
@@ -570,6 +571,43 @@ def test_csv_written_before_the_method_column_is_read_and_resumed(
     error = capsys.readouterr().err
     assert "method column" in error and error.count("\n") == 1
     assert 4 not in {r.deal for r in read_records(str(old))}
+
+
+def test_layer_progress_says_how_far_a_stopped_layered_search_got(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deal = Deal.pysol(1)  # its layers are wide: the search stops at its limit
+    most = _most_progress(deal)
+    stopped = solve(deal, max_nodes=300_000, memory_mb=MEMORY_MB, method="layers")
+    assert stopped.verdict is Verdict.UNKNOWN and stopped.reason == "max_nodes"
+    assert stopped.layer_progress is not None
+    value = stopped.layer_progress[0]
+    assert stopped.layer_progress == (value, most) and 0 < value < most
+    # on disk, from the same limit: the same value
+    on_disk = solve(deal, max_nodes=300_000, memory_mb=MEMORY_MB, method="layers",
+                    work_dir=tmp_path / "work")
+    assert on_disk.layer_progress == (value, most)
+    # decided, or another search: none
+    assert solve(Deal.pysol(DISK_DEAL), memory_mb=MEMORY_MB, method="layers").layer_progress \
+        is None
+    assert solve(deal, max_nodes=1000, memory_mb=MEMORY_MB, method="proof").layer_progress \
+        is None
+    record = SurveyRecord.from_solution(1, stopped, time_limit=None, max_nodes=300_000,
+                                        memory_mb=MEMORY_MB, seed=0, method="layers")
+    assert record.to_json()["layer_progress"] == [value, most]
+    assert SurveyRecord.from_json(json.loads(json.dumps(record.to_json()))) == record
+    assert _csv_round_trip([record]) == [record]
+    # a CSV file of the header before layer_progress takes the record without it
+    old = ",".join(CSV_FIELDS_NO_PROGRESS) + "\n"
+    assert parse("o.csv", "csv", (old + format_record(record, "csv", CSV_FIELDS_NO_PROGRESS))
+                 .encode()) == [replace(record, layer_progress=None)]
+    for bad in ([3, 2], [1], [1, "2"], [True, 2], [-1, 2], "1/x", "5/3", "1/2/3", 7):
+        with pytest.raises(ParseError, match="layer_progress"):
+            SurveyRecord.from_json({**record.to_json(), "layer_progress": bad})
+    # a survey's records carry it
+    out = tmp_path / "s.jsonl"
+    assert main(["survey", "1", "--layers", "--max-nodes", "300000", "--jobs", "1",
+                 "--memory-mb", str(MEMORY_MB), "--output", str(out)]) == 0
+    assert [r.layer_progress for r in read_records(str(out))] == [(value, most)]
 
 
 # -- the layered search on disk: survey --layers --work-dir ----------------------------

@@ -1964,14 +1964,15 @@ cdef class LayeredSearch:
         the largest layer freed), ``peak_positions`` (positions held at once),
         ``lost`` (positions found lost), ``progress`` (the progress, cards
         home plus dealt cards moved, of the layers expanded last),
-        ``top_progress`` (the greatest progress reached), ``peak_bytes`` and
+        ``top_progress`` (the greatest progress reached), ``most_progress``
+        (that of a won position: the greatest a search can reach), ``peak_bytes`` and
         ``budget`` (bytes), ``kept`` (1 while the kept stream is kept, 0
         once let go) and ``kept_bytes`` (the bytes of the kept stream in
         memory; 0 on disk)."""
         return {"layers": self.made, "largest": self.largest,
                 "peak_positions": self.peak_live, "lost": self.lost,
                 "progress": self.progress, "top_progress": self.top_progress,
-                "peak_bytes": self.peak_bytes, "budget": self.budget,
+                "most_progress": self.most_progress, "peak_bytes": self.peak_bytes, "budget": self.budget,
                 "kept": int(self.keep), "kept_bytes": self.klen}
 
 

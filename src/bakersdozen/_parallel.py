@@ -495,6 +495,7 @@ class ParallelLayers:
         return {"layers": counts["layers"], "largest": counts["largest"],
                 "lost": counts["lost"], "top_progress": counts["top_progress"],
                 "progress": self._state["progress"],
+                "most_progress": self._probe.stats["most_progress"],
                 "peak_positions": 0, "peak_bytes": counts["peak_bytes"],
                 "budget": int(self._task_mb * 2**20) * self._jobs,
                 "peak_disk": counts["peak_disk"], "written": counts["written"],

@@ -311,6 +311,11 @@ class Record:
         record's search generated ``nodes - resumed_nodes`` in *seconds*.
         0 for a search that started afresh, and in files written before
         this field existed.
+    layer_progress : tuple of (int, int) or None
+        When the layered search stopped UNKNOWN, ``(value, most)``: the
+        progress value it was expanding and that of a won position
+        (``Solution.layer_progress``); None otherwise, and in files written
+        before this field existed.
     """
 
     deal: DealId
@@ -330,6 +335,7 @@ class Record:
     deadlock: tuple[Card, ...] = ()
     method: str = "dfs"
     resumed_nodes: int = 0
+    layer_progress: tuple[int, int] | None = None
 
     @classmethod
     def from_solution(
@@ -368,6 +374,7 @@ class Record:
             deadlock=solution.deadlock,
             method=method,
             resumed_nodes=solution.resumed_nodes,
+            layer_progress=solution.layer_progress,
         )
 
     @property
@@ -390,7 +397,8 @@ class Record:
         :data:`bakersdozen.survey.codecs.CSV_FIELDS`); ``deadlock`` (a list of card names
         such as ``"5C"``) follows when not empty; ``method`` follows when it is
         not ``"dfs"`` (so that the records of the default search read as
-        before); ``resumed_nodes`` follows when not 0; ``moves`` is a list of move objects
+        before); ``resumed_nodes`` follows when not 0; ``layer_progress``
+        (a list of two ints) when not None; ``moves`` is a list of move objects
         (:func:`~bakersdozen.records.move_to_json`), last, and is left out when None.
         """
         result: dict[str, object] = {
@@ -416,6 +424,8 @@ class Record:
             result["method"] = self.method
         if self.resumed_nodes:
             result["resumed_nodes"] = self.resumed_nodes
+        if self.layer_progress is not None:
+            result["layer_progress"] = list(self.layer_progress)
         if self.moves is not None:
             result["moves"] = [move_to_json(move) for move in self.moves]
         return result
@@ -448,6 +458,7 @@ class Record:
                 deadlock=_cards(data.get("deadlock")),
                 method=_method(data.get("method")),
                 resumed_nodes=_optional_int(data.get("resumed_nodes")) or 0,
+                layer_progress=_layer_progress(data.get("layer_progress")),
             )
         except (KeyError, ValueError, TypeError, RecursionError) as error:
             if isinstance(error, RecursionError):  # json.loads of a CSV cell nested deep
@@ -465,6 +476,23 @@ def _number(value: object) -> float | int:
     if isinstance(value, str) and len(value) <= 40:
         return float(value) if any(c in value for c in ".eEn") else int(value)
     raise ValueError(f"{value!r} is not a number")
+
+
+def _layer_progress(value: object) -> tuple[int, int] | None:
+    """``layer_progress``: a JSON list ``[value, most]``, a CSV cell
+    ``"value/most"``, or None / ``""``."""
+    if value is None or value == "":
+        return None
+    parts: list[object] = []
+    if isinstance(value, str) and len(value) <= 40:
+        parts = [int(part) if part.isdigit() else part for part in value.split("/")]
+    elif isinstance(value, list):
+        parts = list(value)
+    numbers = [part for part in parts if type(part) is int]
+    if len(parts) != 2 or len(numbers) != 2 or not 0 <= numbers[0] <= numbers[1]:
+        raise ValueError(
+            f"layer_progress must be two progress values, value <= most, not {value!r}")
+    return numbers[0], numbers[1]
 
 
 def _cards(value: object) -> tuple[Card, ...]:

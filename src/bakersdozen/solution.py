@@ -80,6 +80,15 @@ class Solution:
         start of the search, as a run never stopped would, and this call
         generated ``nodes - resumed_nodes`` of them in *seconds*.  0 for a
         search that started afresh.
+    layer_progress : tuple of (int, int) or None
+        When the layered search (``method="layers"``) stopped UNKNOWN:
+        ``(value, most)``, the progress value (cards home plus dealt cards
+        moved, docs/engine.md "The layered search") of the layers it was
+        expanding when it stopped, and that of a won position, the greatest
+        it can reach.  How far a stopped enumeration got, to rank deals
+        for a longer run (the positions per value rise, then fall: a
+        value past the middle is not proportionally nearer the end).
+        None otherwise.
     """
 
     verdict: Verdict
@@ -92,6 +101,7 @@ class Solution:
     lower_bound: int = 0
     deadlock: tuple[Card, ...] = ()
     resumed_nodes: int = 0
+    layer_progress: tuple[int, int] | None = None
 
     @property
     def solved(self) -> bool:

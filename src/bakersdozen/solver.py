@@ -499,6 +499,15 @@ class LayersSearch:
         return status, raw, nodes + more, rounds + more_rounds, stored
 
 
+def _layer_progress(search: object) -> tuple[int, int] | None:
+    """``Solution.layer_progress`` of a search that has run: ``(value, most)``
+    from a layered search's stats, else None."""
+    stats = search.stats if isinstance(search, LayersSearch) else {}
+    if "progress" not in stats or "most_progress" not in stats:
+        return None  # not layered, or won before a layer was made
+    return int(stats["progress"]), int(stats["most_progress"])
+
+
 def remove_decided_work_dir(work_dir: str | os.PathLike[str]) -> bool:
     """Delete the work directory of a decided search: its manifest (all
     that such a search leaves; the solution says what it does), then the
@@ -1035,6 +1044,7 @@ def solve(
     )
     shortest = search if isinstance(search, ShortestSearch) else None
     resumed = search.resumed_nodes if isinstance(search, LayersSearch) else 0
+    reached = _layer_progress(search)
     del search  # the table's memory goes back at once
     if status == _search.SOLVED:
         try:
@@ -1065,7 +1075,7 @@ def solve(
             resumed_nodes=resumed,
         )
     return Solution(Verdict.UNKNOWN, (), nodes, seconds, _REASONS[status], rounds,
-                    resumed_nodes=resumed)
+                    resumed_nodes=resumed, layer_progress=reached)
 
 
 def _decide(deal: Deal, max_nodes: int, memory_mb: float) -> tuple[Verdict, int]:

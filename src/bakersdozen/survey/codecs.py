@@ -4,8 +4,10 @@ JSON Lines: one :meth:`~bakersdozen.Record.to_json` object a line.
 CSV: a header row of :data:`CSV_FIELDS`, then one row a record; an empty
 field is None, ``method`` is always written (``dfs`` too), ``optimal`` is
 ``true`` or ``false``, ``deadlock`` holds card names separated by spaces,
-``resumed_nodes`` is empty for 0, ``moves`` the JSON list of move
+``resumed_nodes`` is empty for 0, ``layer_progress`` is ``value/most``
+(empty for None), ``moves`` the JSON list of move
 objects.  Files with the header of earlier versions are read as well:
+:data:`CSV_FIELDS_NO_PROGRESS` (no ``layer_progress``: read as None),
 :data:`CSV_FIELDS_NO_RESUMED` (no ``resumed_nodes``: read as 0),
 :data:`CSV_FIELDS_NO_METHOD` (no ``method``, ``optimal``,
 ``lower_bound``, ``deadlock``: read as ``dfs``, None, None, ()) and
@@ -31,7 +33,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 __all__ = [
-    "FORMATS", "SUFFIX_FORMATS", "CSV_FIELDS", "CSV_FIELDS_NO_RESUMED", "CSV_FIELDS_NO_METHOD",
+    "FORMATS", "SUFFIX_FORMATS", "CSV_FIELDS", "CSV_FIELDS_NO_PROGRESS", "CSV_FIELDS_NO_RESUMED",
+    "CSV_FIELDS_NO_METHOD",
     "CSV_FIELDS_0_1", "WRITABLE_CSV_FIELDS",
     "output_format", "format_record", "header", "csv_columns", "parse",
 ]
@@ -44,6 +47,11 @@ SUFFIX_FORMATS: Final = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
 #: search made it, what it proved) and its counts (what earlier runs did of
 #: a resumed search's), ``moves`` last.
 CSV_FIELDS: Final = FIELDS[:-1] + (
+    "method", "optimal", "lower_bound", "deadlock", "resumed_nodes", "layer_progress", "moves")
+#: The CSV header of files written before ``layer_progress`` was a column:
+#: records appended to them leave it out (it says how far an undecided
+#: layered search got, nothing about a verdict).
+CSV_FIELDS_NO_PROGRESS: Final = FIELDS[:-1] + (
     "method", "optimal", "lower_bound", "deadlock", "resumed_nodes", "moves")
 #: The CSV header of files written before ``resumed_nodes`` was a column:
 #: every record read as a search that started afresh.
@@ -54,7 +62,8 @@ CSV_FIELDS_NO_RESUMED: Final = FIELDS[:-1] + (
 CSV_FIELDS_NO_METHOD: Final = FIELDS
 #: The CSV headers new records may be appended under (a survey resumed in
 #: a file keeps its columns).
-WRITABLE_CSV_FIELDS: Final = (CSV_FIELDS, CSV_FIELDS_NO_RESUMED, CSV_FIELDS_NO_METHOD)
+WRITABLE_CSV_FIELDS: Final = (
+    CSV_FIELDS, CSV_FIELDS_NO_PROGRESS, CSV_FIELDS_NO_RESUMED, CSV_FIELDS_NO_METHOD)
 #: The CSV header of files written by 0.1.0.
 CSV_FIELDS_0_1: Final = (
     "deal", "verdict", "reason", "seconds", "nodes", "length",
@@ -132,7 +141,9 @@ def format_record(record: Record, format: str, columns: tuple[str, ...] = CSV_FI
     """One record as one line (ending in ``\\n``) of JSON Lines or CSV.
 
     *columns* are the CSV columns (:data:`CSV_FIELDS`, or those of a file
-    written before, :data:`CSV_FIELDS_NO_RESUMED`, :data:`CSV_FIELDS_NO_METHOD`).
+    written before, :data:`CSV_FIELDS_NO_PROGRESS` (which leave a record's
+    ``layer_progress`` out), :data:`CSV_FIELDS_NO_RESUMED`,
+    :data:`CSV_FIELDS_NO_METHOD`).
 
     Raises
     ------
@@ -163,6 +174,8 @@ def format_record(record: Record, format: str, columns: tuple[str, ...] = CSV_FI
                 cells.append(json.dumps(value, separators=(",", ":")))
             elif name == "deadlock":
                 cells.append(" ".join(value))  # type: ignore[arg-type]
+            elif name == "layer_progress":
+                cells.append("/".join(str(part) for part in value))  # type: ignore[attr-defined]
             elif isinstance(value, bool):
                 cells.append("true" if value else "false")
             else:

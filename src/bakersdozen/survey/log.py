@@ -87,6 +87,9 @@ class RecordWriter:
     columns : tuple of str
         The CSV columns new rows are written in: those of the file's
         header (:data:`~bakersdozen.survey.codecs.CSV_FIELDS`;
+        :data:`~bakersdozen.survey.codecs.CSV_FIELDS_NO_PROGRESS` for a file
+        written before ``layer_progress`` was a column, whose new rows
+        leave it out;
         :data:`~bakersdozen.survey.codecs.CSV_FIELDS_NO_RESUMED` for a file
         written before ``resumed_nodes`` was a column, which then takes
         records of searches started afresh only;
