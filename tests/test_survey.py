@@ -608,6 +608,11 @@ def test_layer_progress_says_how_far_a_stopped_layered_search_got(
     assert main(["survey", "1", "--layers", "--max-nodes", "300000", "--jobs", "1",
                  "--memory-mb", str(MEMORY_MB), "--output", str(out)]) == 0
     assert [r.layer_progress for r in read_records(str(out))] == [(value, most)]
+    # and solve says it in words
+    capsys.readouterr()
+    assert main(["solve", "--deal", "1", "--layers", "--max-nodes", "300000",
+                 "--memory-mb", str(MEMORY_MB)]) == 3
+    assert f"layer progress: {value} of {most} " in capsys.readouterr().out
 
 
 # -- the layered search on disk: survey --layers --work-dir ----------------------------

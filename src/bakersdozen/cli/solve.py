@@ -196,6 +196,10 @@ def run(args: argparse.Namespace) -> int:
                     f"length: {len(solution.moves)} (every winning line needs at least "
                     f"{solution.lower_bound} moves)"
                 )
+        if solution.layer_progress is not None:
+            value, most = solution.layer_progress
+            out.append(f"layer progress: {value} of {most} (cards home plus dealt cards "
+                       "moved, of a won position's)")
         out.append(f"nodes: {solution.nodes}")
         out.append(f"seconds: {solution.seconds:.3f}")
         print("\n".join(out))
