@@ -466,6 +466,26 @@ def test_summary_lists_few_unknowns() -> None:
     assert "... and 50 more" in text
 
 
+def test_summary_ranks_the_layered_unknowns_furthest_first() -> None:
+    def unknown(deal: int, progress: tuple[int, int] | None) -> SurveyRecord:
+        return SurveyRecord(deal, Verdict.UNKNOWN, "time_limit", 1.0, 1, None,
+                            method="layers" if progress else "dfs", layer_progress=progress)
+
+    records = [unknown(5, (18, 103)), unknown(6, None), unknown(7, (40, 100)),
+               unknown(8, (18, 103)), unknown(9, (0, 0)),
+               SurveyRecord(7, Verdict.UNSOLVABLE, None, 2.0, 9, None, method="layers")]
+    summary = summarize(records)
+    # 7's latest record decided it; 6 was not searched by layers; 0/0 (a
+    # file's) goes last; ties keep deal order
+    assert summary.furthest == ((5, 18, 103), (8, 18, 103), (9, 0, 0))
+    assert ("layered search stopped at progress (of a won position's), furthest first: "
+            "5 18/103, 8 18/103, 9 0/0\n") in summary.format()
+    assert "layered search" not in summarize(records[1:2]).format()
+    many = [unknown(n, (n, 200)) for n in range(1, 61)]
+    text = summarize(many).format()
+    assert "furthest first: 60 60/200, 59 59/200," in text and "... and 10 more" in text
+
+
 # -- boards files ------------------------------------------------------------
 
 

@@ -129,6 +129,11 @@ class Summary:
         Limit name to the number of unknowns it stopped.
     unknown_ids : tuple
         Ids of the unknown deals, in deal order.
+    furthest : tuple of (id, int, int)
+        The unknown deals whose record has a ``layer_progress`` (the
+        layered search stopped them), as ``(id, value, most)``, furthest
+        first (by ``value / most``, then deal order): which deals a longer
+        run is likeliest to finish.
     """
 
     total: int
@@ -145,6 +150,7 @@ class Summary:
     total_nodes: int
     reasons: dict[str, int]
     unknown_ids: tuple[DealId, ...]
+    furthest: tuple[tuple[DealId, int, int], ...] = ()
 
     @property
     def decided(self) -> int:
@@ -196,6 +202,13 @@ class Summary:
             tail = f", ... and {more} more" if more > 0 else ""
             word = "deal" if len(self.unknown_ids) == 1 else "deals"
             lines.append(f"unknown ({reasons}): {word} {shown}{tail}")
+        if self.furthest:
+            shown = ", ".join(f"{i} {value}/{most}"
+                              for i, value, most in self.furthest[:unknown_ids_shown])
+            more = len(self.furthest) - unknown_ids_shown
+            tail = f", ... and {more} more" if more > 0 else ""
+            lines.append("layered search stopped at progress (of a won position's), "
+                         f"furthest first: {shown}{tail}")
         return "\n".join(lines) + "\n"
 
 
@@ -267,4 +280,8 @@ def summarize(records: Iterable[Record]) -> Summary:
         total_nodes=sum(r.nodes for r in final),
         reasons=reasons,
         unknown_ids=tuple(r.deal for r in final if r.verdict is Verdict.UNKNOWN),
+        furthest=tuple(sorted(
+            ((r.deal, r.layer_progress[0], r.layer_progress[1]) for r in final
+             if r.verdict is Verdict.UNKNOWN and r.layer_progress is not None),
+            key=lambda item: -item[1] / item[2] if item[2] else 0.0)),  # a file's 0/0: last
     )
