@@ -620,7 +620,8 @@ def test_layer_progress_says_how_far_a_stopped_layered_search_got(
     old = ",".join(CSV_FIELDS_NO_PROGRESS) + "\n"
     assert parse("o.csv", "csv", (old + format_record(record, "csv", CSV_FIELDS_NO_PROGRESS))
                  .encode()) == [replace(record, layer_progress=None)]
-    for bad in ([3, 2], [1], [1, "2"], [True, 2], [-1, 2], "1/x", "5/3", "1/2/3", 7):
+    for bad in ([3, 2], [1], [1, "2"], [True, 2], [-1, 2], "1/x", "5/3", "1/2/3",
+                "\u0661/\u0662", "1/\u00b2", 7):  # digits other than ASCII's too
         with pytest.raises(ParseError, match="layer_progress"):
             SurveyRecord.from_json({**record.to_json(), "layer_progress": bad})
     # a survey's records carry it

@@ -485,7 +485,8 @@ def _layer_progress(value: object) -> tuple[int, int] | None:
         return None
     parts: list[object] = []
     if isinstance(value, str) and len(value) <= 40:
-        parts = [int(part) if part.isdigit() else part for part in value.split("/")]
+        parts = [int(part) if part.isascii() and part.isdigit() else part
+                 for part in value.split("/")]
     elif isinstance(value, list):
         parts = list(value)
     numbers = [part for part in parts if type(part) is int]
