@@ -472,14 +472,16 @@ def test_summary_ranks_the_layered_unknowns_furthest_first() -> None:
                             method="layers" if progress else "dfs", layer_progress=progress)
 
     records = [unknown(5, (18, 103)), unknown(6, None), unknown(7, (40, 100)),
-               unknown(8, (18, 103)), unknown(9, (0, 0)),
-               SurveyRecord(7, Verdict.UNSOLVABLE, None, 2.0, 9, None, method="layers")]
+               unknown(8, (18, 103)), unknown(9, (0, 0)), unknown(10, (0, 50)),
+               SurveyRecord(7, Verdict.UNSOLVABLE, None, 2.0, 9, None, method="layers"),
+               SurveyRecord(11, Verdict.UNKNOWN, "time_limit", 1.0, 1, None,
+                            layer_progress=(50, 100))]
     summary = summarize(records)
-    # 7's latest record decided it; 6 was not searched by layers; 0/0 (a
-    # file's) goes last; ties keep deal order
-    assert summary.furthest == ((5, 18, 103), (8, 18, 103), (9, 0, 0))
+    # 7's latest record decided it; 6 was not searched by layers, nor 11
+    # (whatever it says); a most of 0 goes last; ties keep deal order
+    assert summary.furthest == ((5, 18, 103), (8, 18, 103), (10, 0, 50), (9, 0, 0))
     assert ("layered search stopped at progress (of a won position's), furthest first: "
-            "5 18/103, 8 18/103, 9 0/0\n") in summary.format()
+            "5 18/103, 8 18/103, 10 0/50, 9 0/0\n") in summary.format()
     assert "layered search" not in summarize(records[1:2]).format()
     many = [unknown(n, (n, 200)) for n in range(1, 61)]
     text = summarize(many).format()
@@ -624,11 +626,23 @@ def test_layer_progress_says_how_far_a_stopped_layered_search_got(
                 "\u0661/\u0662", "1/\u00b2", 7):  # digits other than ASCII's too
         with pytest.raises(ParseError, match="layer_progress"):
             SurveyRecord.from_json({**record.to_json(), "layer_progress": bad})
+    # only an unknown of the layered search has one
+    for other in ({"verdict": "unsolvable", "reason": None}, {"method": "proof"}, {"method": None}):
+        with pytest.raises(ParseError, match="layer_progress is only in"):
+            SurveyRecord.from_json({**record.to_json(), **other})
     # a survey's records carry it
     out = tmp_path / "s.jsonl"
     assert main(["survey", "1", "--layers", "--max-nodes", "300000", "--jobs", "1",
                  "--memory-mb", str(MEMORY_MB), "--output", str(out)]) == 0
     assert [r.layer_progress for r in read_records(str(out))] == [(value, most)]
+    # a CSV file of the earlier header: appended to, with a word that it is left out
+    old_csv = tmp_path / "old.csv"
+    old_csv.write_text(old)
+    capsys.readouterr()
+    assert main(["survey", "1", "--layers", "--max-nodes", "300000", "--jobs", "1",
+                 "--memory-mb", str(MEMORY_MB), "--output", str(old_csv)]) == 0
+    assert "without a layer_progress column" in capsys.readouterr().err
+    assert [r.layer_progress for r in read_records(str(old_csv))] == [None]
     # and solve says it in words
     capsys.readouterr()
     assert main(["solve", "--deal", "1", "--layers", "--max-nodes", "300000",

@@ -458,7 +458,7 @@ class Record:
                 deadlock=_cards(data.get("deadlock")),
                 method=_method(data.get("method")),
                 resumed_nodes=_optional_int(data.get("resumed_nodes")) or 0,
-                layer_progress=_layer_progress(data.get("layer_progress")),
+                layer_progress=_layer_progress(data.get("layer_progress"), data),
             )
         except (KeyError, ValueError, TypeError, RecursionError) as error:
             if isinstance(error, RecursionError):  # json.loads of a CSV cell nested deep
@@ -478,11 +478,15 @@ def _number(value: object) -> float | int:
     raise ValueError(f"{value!r} is not a number")
 
 
-def _layer_progress(value: object) -> tuple[int, int] | None:
+def _layer_progress(value: object, data: Mapping[str, object]) -> tuple[int, int] | None:
     """``layer_progress``: a JSON list ``[value, most]``, a CSV cell
-    ``"value/most"``, or None / ``""``."""
+    ``"value/most"``, or None / ``""``; only in an unknown record of the
+    layered search (*data*, the whole record)."""
     if value is None or value == "":
         return None
+    if data.get("verdict") != Verdict.UNKNOWN.value or data.get("method") != "layers":
+        raise ValueError("layer_progress is only in a record of the layered search "
+                         "(method layers) stopped unknown")
     parts: list[object] = []
     if isinstance(value, str) and len(value) <= 40:
         parts = [int(part) if part.isascii() and part.isdigit() else part

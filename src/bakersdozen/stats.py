@@ -130,10 +130,11 @@ class Summary:
     unknown_ids : tuple
         Ids of the unknown deals, in deal order.
     furthest : tuple of (id, int, int)
-        The unknown deals whose record has a ``layer_progress`` (the
-        layered search stopped them), as ``(id, value, most)``, furthest
-        first (by ``value / most``, then deal order): which deals a longer
-        run is likeliest to finish.
+        The unknown deals the layered search stopped (their record's
+        ``layer_progress``), as ``(id, value, most)``, furthest first by
+        ``value / most`` (ties in deal order; a ``most`` of 0 last): a
+        rough guide to which deals a longer run may finish (the positions
+        per progress value rise, then fall).
     """
 
     total: int
@@ -241,7 +242,8 @@ def summarize(records: Iterable[Record]) -> Summary:
     Summary
         Counts, winnability with the 95 % Wilson score interval over the
         decided deals, the bounds the unknowns leave open, nearest-rank
-        percentiles of seconds and of winning-line length, and the unknown ids.
+        percentiles of seconds and of winning-line length, the unknown ids,
+        and the layered search's unknowns by how far it got (``furthest``).
 
     Raises
     ------
@@ -282,6 +284,7 @@ def summarize(records: Iterable[Record]) -> Summary:
         unknown_ids=tuple(r.deal for r in final if r.verdict is Verdict.UNKNOWN),
         furthest=tuple(sorted(
             ((r.deal, r.layer_progress[0], r.layer_progress[1]) for r in final
-             if r.verdict is Verdict.UNKNOWN and r.layer_progress is not None),
-            key=lambda item: -item[1] / item[2] if item[2] else 0.0)),  # a file's 0/0: last
+             if r.verdict is Verdict.UNKNOWN and r.method == "layers"
+             and r.layer_progress is not None),
+            key=lambda item: (item[2] == 0, -item[1] / item[2] if item[2] else 0.0))),
     )

@@ -245,6 +245,11 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
                 "cannot say which records went on from the work of earlier runs (--work-dir); "
                 "write them to a new file"
             )
+        if (writer and out_format == "csv" and "layer_progress" not in writer.columns
+                and args.layers):
+            _say(f"{args.output}: a CSV survey written without a layer_progress column: its "
+                 "new rows leave out how far an undecided layered search got (a new file "
+                 "keeps it)")
         if writer and writer.repaired:
             _say(f"{args.output}: removed a torn last line ({writer.repaired} bytes) "
                  "left by an interrupted run")
