@@ -1972,8 +1972,8 @@ cdef class LayeredSearch:
         return {"layers": self.made, "largest": self.largest,
                 "peak_positions": self.peak_live, "lost": self.lost,
                 "progress": self.progress, "top_progress": self.top_progress,
-                "most_progress": self.most_progress, "peak_bytes": self.peak_bytes, "budget": self.budget,
-                "kept": int(self.keep), "kept_bytes": self.klen}
+                "most_progress": self.most_progress, "peak_bytes": self.peak_bytes,
+                "budget": self.budget, "kept": int(self.keep), "kept_bytes": self.klen}
 
 
 cdef int raise_errno(bytes path) except -1:

@@ -458,6 +458,16 @@ class LayersSearch:
         #: (earlier runs generated them), after :meth:`run`; 0 for a fresh run
         self.resumed_nodes = 0
 
+    @property
+    def layer_progress(self) -> tuple[int, int] | None:
+        """``(value, most)`` from :attr:`stats` after :meth:`run`: the progress
+        value of the layers expanded last and that of a won position
+        (``Solution.layer_progress``); None before, or when the search made
+        no layer (the position was won already)."""
+        if "progress" not in self.stats or "most_progress" not in self.stats:
+            return None
+        return int(self.stats["progress"]), int(self.stats["most_progress"])
+
     def run(
         self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
         progress: Progress | None = None,
@@ -497,15 +507,6 @@ class LayersSearch:
         if status == _search.UNSOLVABLE:  # pragma: no cover  (the layers reached a win)
             raise BakersDozenError("internal error: the layered search won where the default search cannot")
         return status, raw, nodes + more, rounds + more_rounds, stored
-
-
-def _layer_progress(search: object) -> tuple[int, int] | None:
-    """``Solution.layer_progress`` of a search that has run: ``(value, most)``
-    from a layered search's stats, else None."""
-    stats = search.stats if isinstance(search, LayersSearch) else {}
-    if "progress" not in stats or "most_progress" not in stats:
-        return None  # not layered, or won before a layer was made
-    return int(stats["progress"]), int(stats["most_progress"])
 
 
 def remove_decided_work_dir(work_dir: str | os.PathLike[str]) -> bool:
@@ -1043,8 +1044,10 @@ def solve(
         progress=progress,
     )
     shortest = search if isinstance(search, ShortestSearch) else None
-    resumed = search.resumed_nodes if isinstance(search, LayersSearch) else 0
-    reached = _layer_progress(search)
+    layered = search if isinstance(search, LayersSearch) else None
+    resumed = layered.resumed_nodes if layered is not None else 0
+    reached = layered.layer_progress if layered is not None else None
+    del layered
     del search  # the table's memory goes back at once
     if status == _search.SOLVED:
         try:
