@@ -891,3 +891,52 @@ def test_resumed_nodes_in_json_and_csv(tmp_path: Path,
     assert main(["survey", "3266", *common]) == 0
     assert table.read_text().splitlines()[0] == ",".join(CSV_FIELDS_NO_RESUMED)
     assert [r.deal for r in read_records(str(table))] == [3266]
+
+
+def _waits_for(release: Any, task: Any, limits: Limits) -> SurveyRecord:
+    if release.wait(30):
+        raise RuntimeError("released by the test")
+    raise RuntimeError("the survey loop did not stop at the Ctrl-C within 30 s")
+
+
+def test_a_ctrl_c_swallowed_by_a_finalizer_still_stops_the_survey(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Ctrl-C whose handler ran inside a Dask future's __del__ was printed as
+    # "Exception ignored" and dropped, and a survey on a cluster ran on: here the
+    # same swallow, by a finalizer of our own, then the survey's loop waiting on a task
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+    from functools import partial
+
+    from bakersdozen.cli import _on_sigint
+    from bakersdozen.survey.runner import run
+
+    swallowed: list[type[BaseException]] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: swallowed.append(u.exc_type))
+
+    class Finalized:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:  # the handler runs here, in the finalizer
+                pass
+
+    previous = signal.signal(signal.SIGINT, _on_sigint)
+    release = threading.Event()
+    try:
+        dropped = Finalized()
+        del dropped
+        assert swallowed == [KeyboardInterrupt]  # the condition of the fault, reproduced
+        with ThreadPoolExecutor(1) as pool:
+            try:
+                started = time.monotonic()
+                with pytest.raises(KeyboardInterrupt):
+                    next(run([(1, 1)], Limits(), pool, window=1,
+                             task_function=partial(_waits_for, release)))
+                assert time.monotonic() - started < 10
+            finally:
+                release.set()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        from bakersdozen import _interrupts
+        _interrupts.clear()

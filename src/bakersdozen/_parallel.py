@@ -55,7 +55,7 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
-from . import _disk, _layers, _search
+from . import _disk, _interrupts, _layers, _search
 from .errors import BakersDozenError
 
 TYPE_CHECKING = False
@@ -621,6 +621,7 @@ class ParallelLayers:
                     break
                 done, _ = wait(list(running), timeout=POLL_SECONDS,
                                return_when=FIRST_COMPLETED)
+                _interrupts.check()  # a Ctrl-C that a finalizer swallowed
                 for future in done:
                     task = running.pop(future)
                     self._reserved.pop(task["id"], None)

@@ -29,6 +29,7 @@ import sys
 from collections.abc import Sequence
 from types import FrameType
 
+from .. import _interrupts
 from ..errors import BakersDozenError
 from ._common import (
     EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_TERMINATED, Formatter, error,
@@ -101,7 +102,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    _interrupts.note(Terminated)  # raised again where the survey waits, if swallowed
     raise Terminated()
+
+
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
+    _interrupts.note(KeyboardInterrupt)
+    raise KeyboardInterrupt
 
 
 def _silence_stdout() -> None:
@@ -154,6 +161,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         main_thread = True
     except ValueError:  # not the main thread: leave signals alone
         main_thread = False
+    # Ctrl-C as Python's own handler, but noted (the _interrupts module); an
+    # ignored SIGINT (a job started with `&` by a shell) stays ignored
+    previous_int: Any = signal.getsignal(signal.SIGINT) if main_thread else None
+    if previous_int is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_sigint)
+    _interrupts.clear()
     try:
         status: int = args._run(args)
         sys.stdout.flush()
@@ -175,8 +188,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bakersdozen {command}: terminated", file=sys.stderr)
         return EXIT_TERMINATED
     finally:
+        _interrupts.clear()
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
+            if previous_int is signal.default_int_handler:
+                signal.signal(signal.SIGINT, previous_int)
     return status
 
 

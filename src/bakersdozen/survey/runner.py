@@ -17,6 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
 from typing import TYPE_CHECKING, Any, Final
 
+from .. import _interrupts
 from ..errors import ArgumentError
 from ..model import Deal
 from ..records import Record
@@ -108,6 +109,10 @@ def solve_batch(
 #: The most tasks a batched :func:`run` puts in one submission.
 MAX_BATCH: Final = 256
 
+#: Seconds :func:`run` waits for a task at most before it looks for a
+#: Ctrl-C that a finalizer swallowed (module ``bakersdozen._interrupts``).
+POLL_SECONDS: Final = 0.25
+
 
 def run(
     tasks: Iterable[Task],
@@ -187,7 +192,8 @@ def run(
                 pending.add(submit(executor, batch_function, task_function, batch, limits))
             if not pending:
                 break
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            done, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            _interrupts.check()  # a Ctrl-C that a finalizer swallowed (module _interrupts)
             for future in done:
                 result = future.result()
                 for record in result if isinstance(result, list) else (result,):
