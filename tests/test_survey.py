@@ -940,3 +940,23 @@ def test_a_ctrl_c_swallowed_by_a_finalizer_still_stops_the_survey(
         signal.signal(signal.SIGINT, previous)
         from bakersdozen import _interrupts
         _interrupts.clear()
+
+
+def test_the_command_line_gives_back_the_signal_handlers_it_found(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # main() notes Ctrl-C and SIGTERM while a command runs, and only then
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    assert main(["deal", "1"]) == 0
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+    ignored = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a job started with `&`
+    calls: list[int] = []
+    real = signal.signal
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(signal, "signal",
+                          lambda number, handler: calls.append(number) or real(number, handler))
+            assert main(["deal", "1"]) == 0
+    finally:
+        real(signal.SIGINT, ignored)
+    assert calls == [signal.SIGTERM, signal.SIGTERM]  # an ignored Ctrl-C stays ignored
+    capsys.readouterr()
