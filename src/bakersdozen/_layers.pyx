@@ -135,9 +135,22 @@ cdef struct Layer:
     uint64_t done      # the mark of a slot whose position is expanded or on the work stack:
                        #   the bit above a one-word record's 1 (a slot always has it), bit 62
                        #   of a two-word record's second word
+    uint64_t salt      # xor'd into a record before it is hashed: a hash of lkey (insert())
     int progress
     int width          # words per record: 1 or 2
     int sbytes         # bytes per slot: 1..8 (width 1), 16 (width 2)
+
+
+# Each layer hashes its records xor a salt of its own, a hash of its key.
+# A move that only changes the layer key (a card still in its dealt place
+# played to a foundation) leaves the record as it was, so a layer expanded in
+# slot order (its hash order) sends such children to the child layer, or to
+# its file, in that same order.  Inserted in hash order into a table that
+# starts small and doubles, linear probing builds one cluster that every
+# insertion walks: deal 47145 of Baker's Dozen loaded a file of 80 million
+# records at 0.4 million a second, 99.8 % of the time in insert().  With the
+# salts the two layers' orders are unrelated.
+cdef uint64_t LAYER_SALT = 0x5851F42D4C957F2DULL
 
 
 cdef inline uint64_t mix(uint64_t x) noexcept nogil:
@@ -145,9 +158,9 @@ cdef inline uint64_t mix(uint64_t x) noexcept nogil:
     return splitmix64(&x)
 
 
-cdef inline uint64_t wide_hash(const uint64_t* rec) noexcept nogil:
-    """A hash of a two-word record."""
-    return mix(rec[0] ^ mix(rec[1]))
+cdef inline uint64_t wide_hash(const uint64_t* rec, uint64_t salt) noexcept nogil:
+    """A hash of a two-word record, in a layer of *salt*."""
+    return mix(rec[0] ^ salt ^ mix(rec[1]))
 
 
 cdef inline int enc_bits(const Enc* e, int y) noexcept nogil:
@@ -658,6 +671,7 @@ cdef class LayeredSearch:
         L.sbytes = (2 * k + 8) // 8 if k <= 31 else 16    # 2k bits and the 1 above them
         L.smask = ~0ULL if L.sbytes >= 8 else (1ULL << (8 * L.sbytes)) - 1
         L.done = (1ULL << (2 * k + 1)) if k <= 31 else (1ULL << 62)
+        L.salt = mix(lkey ^ LAYER_SALT)
         L.tab = NULL
         L.n = L.cap = 0
         L.progress = progress
@@ -689,14 +703,15 @@ cdef class LayeredSearch:
                 slot = &L.tab[i * sb]
                 if sb == 16:
                     if load_word(slot + 8) & USED:
-                        k = mix(load_word(slot) ^ mix(load_word(slot + 8) & unmarked)) & (ncap - 1)
+                        k = mix(load_word(slot) ^ L.salt
+                                ^ mix(load_word(slot + 8) & unmarked)) & (ncap - 1)
                         while load_word(&ntab[k * 16 + 8]) & USED:
                             k = (k + 1) & (ncap - 1)
                         memcpy(&ntab[k * 16], slot, 16)
                 else:
                     x = load_word(slot) & L.smask
                     if x:
-                        k = mix(x & unmarked) & (ncap - 1)
+                        k = mix((x & unmarked) ^ L.salt) & (ncap - 1)
                         while load_word(&ntab[k * sb]) & L.smask:
                             k = (k + 1) & (ncap - 1)
                         store_slot(&ntab[k * sb], x, L.smask)
@@ -705,7 +720,7 @@ cdef class LayeredSearch:
             L.cap = ncap
         mask = L.cap - 1
         if sb == 16:
-            j = wide_hash(rec) & mask
+            j = wide_hash(rec, L.salt) & mask
             while True:
                 slot = &L.tab[j * 16]
                 if (load_word(slot + 8) & USED) == 0:
@@ -718,7 +733,7 @@ cdef class LayeredSearch:
                 x = rec[1] | L.done
                 memcpy(slot + 8, &x, 8)
         else:
-            j = mix(rec[0]) & mask
+            j = mix(rec[0] ^ L.salt) & mask
             while True:
                 slot = &L.tab[j * sb]
                 x = load_word(slot) & L.smask
