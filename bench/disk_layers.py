@@ -4,7 +4,8 @@ Usage::
 
     python bench/disk_layers.py [DEALS] [--rounds 1] [--memory-mb 1024]
                                 [--disk-memory-mb 9] [--work-root DIR]
-                                [--jobs 1,2] [--short]
+                                [--jobs 1,2] [--short] [--kinds memory,disk]
+                                [--against PYTHON]
 
 DEALS is a PySol deal list or range (default ``10242``; ``10242,47201``
 for both of docs/engine.md).  For each deal, each round runs the layered
@@ -27,6 +28,13 @@ load.
 ``jobs N`` (and a speed-up over ``jobs 1`` when both ran).  ``--short``
 runs deal 16780 (235,290 positions, well under a second in memory) unless
 DEALS is given: a quick check of the figures, not a measurement.
+``--kinds`` keeps some of the kinds of run (``memory``, ``disk``, ``jobs N``).
+
+``--against PYTHON`` compares two builds of the engine: every run is made
+again by the interpreter *PYTHON* (an environment where another version of
+bakersdozen is installed), the two alternating which goes first, in rows
+marked ``B``; the counts of both must agree, and a line per kind of run
+gives the ratio of their mean seconds (this build over PYTHON's).
 """
 
 from __future__ import annotations
@@ -59,11 +67,13 @@ print(json.dumps({"status": status, "nodes": nodes, "stored": stored, "seconds":
 """
 
 
-def run_one(number: int, memory_mb: float, work_dir: str, jobs: int = 0) -> dict[str, Any]:
-    """The layered search of PySol deal *number* in a fresh interpreter (on disk
-    in *work_dir*, or in memory if it is empty; in *jobs* parallel tasks if not 0)."""
+def run_one(number: int, memory_mb: float, work_dir: str, jobs: int = 0,
+            python: str = sys.executable) -> dict[str, Any]:
+    """The layered search of PySol deal *number* in a fresh interpreter *python*
+    (on disk in *work_dir*, or in memory if it is empty; in *jobs* parallel
+    tasks if not 0)."""
     out = subprocess.run(
-        [sys.executable, "-c", ONE, str(number), str(memory_mb), work_dir, str(jobs)],
+        [python, "-c", ONE, str(number), str(memory_mb), work_dir, str(jobs)],
         check=True, capture_output=True, text=True,
     ).stdout
     result: dict[str, Any] = json.loads(out)
@@ -81,11 +91,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work-root", default=None)
     parser.add_argument("--jobs", default="", help="also in parallel tasks: N,M,... jobs")
     parser.add_argument("--short", action="store_true", help="deal 16780 by default")
+    parser.add_argument("--kinds", default="", help="only these kinds of run: memory,disk,jobs N")
+    parser.add_argument("--against", default=None, metavar="PYTHON",
+                        help="also run every search with this interpreter's bakersdozen")
     args = parser.parse_args(argv)
     if args.deals is None:
         args.deals = "16780" if args.short else "10242"
     jobs = [int(j) for j in args.jobs.split(",") if j.strip()]
     wheres = ["memory", "disk"] + [f"jobs {j}" for j in jobs]
+    if args.kinds:
+        kept = [k.strip() for k in args.kinds.split(",")]
+        wheres = [w for w in wheres if w in kept]
+        if not wheres:
+            parser.error(f"--kinds {args.kinds!r}: none of {', '.join(kept)} is run")
+    builds = [("", sys.executable)] + ([("B ", args.against)] if args.against else [])
     print("| deal | where | budget MiB | status | stored | generated | seconds (CPU) | positions/s "
           "| search peak MB | RSS MB | files peak MB | bytes/position | written GB |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -95,19 +114,21 @@ def main(argv: list[str] | None = None) -> int:
         for r in range(args.rounds):
             k = r % len(wheres)  # each kind of run goes first in turn
             order = wheres[k:] + wheres[:k]
-            for where in order:
+            b = r % len(builds)  # and each build
+            runs = [(where, build) for where in order for build in builds[b:] + builds[:b]]
+            for where, (mark, python) in runs:
                 if where != "memory":
                     with tempfile.TemporaryDirectory(dir=args.work_root) as work:
                         run = run_one(number, args.disk_memory_mb, work,
-                                      int(where.split()[1]) if where != "disk" else 0)
+                                      int(where.split()[1]) if where != "disk" else 0, python)
                     budget = args.disk_memory_mb
                 else:
-                    run = run_one(number, args.memory_mb, "")
+                    run = run_one(number, args.memory_mb, "", python=python)
                     budget = args.memory_mb
                 seen.add((run["status"], run["nodes"], run["stored"]))
-                seconds.setdefault(where, []).append(run["seconds"])
+                seconds.setdefault(mark + where, []).append(run["seconds"])
                 per = run["peak_disk"] / run["stored"] if run["stored"] else 0.0
-                print(f"| {number} | {where} | {budget:g} | {run['status']} | {run['stored']:,} "
+                print(f"| {number} | {mark}{where} | {budget:g} | {run['status']} | {run['stored']:,} "
                       f"| {run['nodes']:,} | {run['seconds']:.1f} ({run['cpu']:.1f}) "
                       f"| {run['nodes'] / run['seconds']:,.0f} | {run['peak_bytes'] / 1e6:.1f} "
                       f"| {run['rss'] / 1e6:.0f} | {run['peak_disk'] / 1e6:.0f} | {per:.2f} "
@@ -118,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
                 if where.startswith("jobs ") and where != "jobs 1":
                     print(f"deal {number}: {where} {one / (sum(times) / len(times)):.2f} "
                           f"times as fast as jobs 1 (mean of {len(times)} runs)")
+        for where in wheres if args.against else ():
+            a, b = seconds[where], seconds["B " + where]
+            print(f"deal {number}: {where}: this build's mean seconds over B's "
+                  f"{(sum(a) / len(a)) / (sum(b) / len(b)):.3f} ({len(a)} runs each)")
         if len(seen) != 1:
             print(f"deal {number}: the runs disagree: {seen}", file=sys.stderr)
             return 1
