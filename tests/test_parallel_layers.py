@@ -197,6 +197,67 @@ def test_an_exception_from_progress_stops_the_tasks_and_keeps_the_committed(
     assert_same(memory, in_parallel(deal, tmp_path, 2, memory_mb=4, resume=True))
 
 
+def test_a_task_that_ends_as_the_cluster_is_told_to_stop_leaves_no_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # On a cluster (an executor of our own: the tasks look for the stop
+    # file), a task that made its last look before the driver made the file
+    # returns done with its files.  Here each task done is held back until
+    # the stop file exists, as long as another task may still stop the run:
+    # the driver must wait for it and commit its files, not leave them
+    # behind, unlisted.
+    from concurrent.futures import ThreadPoolExecutor
+    import threading
+    import time
+
+    deal = Deal.pysol(DEAL_1M)
+    memory = in_memory(deal)
+    real = _parallel.run_task
+    lock = threading.Lock()
+    active = [0]
+    limited = threading.Event()
+    raced: list[int] = []
+
+    def task_then_wait(spec: dict[str, object], control: object = None) -> dict[str, object]:
+        with lock:
+            active[0] += 1
+        try:
+            result = real(spec)  # type: ignore[arg-type]
+        finally:
+            with lock:
+                active[0] -= 1
+        if result["status"] != -1:
+            limited.set()
+            return result
+        stop = Path(str(spec["dir"])) / _parallel.STOP_FILE
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if stop.exists():
+                raced.append(int(spec["id"]))  # type: ignore[call-overload]
+                break
+            with lock:
+                if active[0] == 0 and not limited.is_set():
+                    break  # no task left that may stop the run
+            time.sleep(0.01)
+        return result
+
+    monkeypatch.setattr(_parallel, "run_task", task_then_wait)
+    nodes = [200_000, 400_000, 800_000, 1_600_000]
+    with ThreadPoolExecutor(2) as pool:
+        for max_nodes in nodes:
+            work = tmp_path / str(max_nodes)
+            search = _parallel.ParallelLayers(_engine_args(deal), memory_mb=4, work_dir=work,
+                                              jobs=2, executor=pool)
+            search.part_bytes = 16384
+            limited.clear()
+            status = search.run(max_nodes=max_nodes)[0]
+            assert status == _search.NODE_LIMIT
+            listed = set(manifest(work)["files"])  # type: ignore[arg-type]
+            assert set(os.listdir(work)) == listed | {_disk.MANIFEST, _parallel.STOP_FILE}
+    assert raced, "no task ended as the run stopped"
+    monkeypatch.setattr(_parallel, "run_task", real)
+    assert_same(memory, in_parallel(deal, work, 2, memory_mb=4, resume=True))
+
+
 _CHILD = """
 import sys
 from bakersdozen import Deal, _parallel

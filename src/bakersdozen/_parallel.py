@@ -87,6 +87,10 @@ POLL_SECONDS: Final = 0.2
 STOP_FILE: Final = "stop"
 #: Seconds between two looks of a task on a cluster for :data:`STOP_FILE`.
 STOP_LOOK_SECONDS: Final = 0.5
+#: Seconds a run stopped on a cluster waits for its running tasks to end
+#: (each sees :data:`STOP_FILE` within :data:`STOP_LOOK_SECONDS`) before it
+#: returns without them.
+DRAIN_SECONDS: Final = 10.0
 
 Progress = Callable[[int, int], object]
 
@@ -595,13 +599,17 @@ class ParallelLayers:
         stop = -1
         next_report = time.monotonic() + POLL_SECONDS
 
+        drain_until = 0.0
+
         def halt() -> None:
+            nonlocal drain_until
             if control is not None:
                 control.stop.set()
+                for future in running:
+                    future.cancel()  # those not begun
             else:  # on a cluster, whatever is in flight: a stopped run's directory
                 self._tell_stop()  # always says so (a resume removes the file)
-            for future in running:
-                future.cancel()
+                drain_until = time.monotonic() + DRAIN_SECONDS
 
         try:
             while True:
@@ -633,8 +641,8 @@ class ParallelLayers:
                         halt()  # the tasks told first, the sweep after: see _tell_stop
                         if st == _search.SOLVED:
                             self._finish(st, {t["id"] for t in running.values()})
-                if stop >= 0 and control is None:
-                    break  # tasks running on a cluster are not waited for
+                if stop >= 0 and control is None and time.monotonic() >= drain_until:
+                    break  # tasks on a cluster are waited for a while, not for ever
                 now = time.monotonic()
                 if progress is not None and now >= next_report:
                     next_report = now + POLL_SECONDS
@@ -650,11 +658,16 @@ class ParallelLayers:
             if control is not None:
                 wait(list(running))
                 running.clear()
+            else:
+                for future in running:
+                    future.cancel()
             try:
                 self._checkpoint({t["id"] for t in running.values()}, force=True)
             except OSError:
                 pass
             raise
+        for future in running:  # tasks on a cluster that outlived the wait
+            future.cancel()
         leftover = {t["id"] for t in running.values()}
         if stop == _search.SOLVED:
             self._sweep(leftover)
@@ -753,9 +766,12 @@ class ParallelLayers:
 
     def _tell_stop(self) -> None:
         """Tell the tasks on a cluster to stop (:data:`STOP_FILE`): each deletes
-        its files and returns, so that none is left in the work directory
-        (but for a task that ends in the moment between its last look and
-        the file: its files stay, unlisted; a resume deletes them)."""
+        its files and returns.  A task that ended in the moment between its
+        last look and the file returns done, with its files: the driver
+        waits for the running tasks (at most :data:`DRAIN_SECONDS`) and
+        settles what they return, so that it commits those files (or, after
+        a win, deletes them).  Only a task that outlives that wait and then
+        ends done leaves its files unlisted; a resume deletes them."""
         try:
             with open(self._path(STOP_FILE), "wb"):
                 pass
