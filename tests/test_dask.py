@@ -584,11 +584,12 @@ def test_layered_search_on_the_cluster_wins_with_a_checked_line(tmp_path: Path) 
 
 
 def test_layered_search_stopped_on_the_cluster_leaves_no_files(tmp_path: Path) -> None:
-    # A run stopped by max_nodes while another task runs on a worker: the
-    # driver does not wait for it, but it sees the stop file, stops and
-    # deletes its files, so that once the cluster is idle the work
-    # directory holds only what the manifest lists (without the stop file,
-    # that task ran on to its end and left its files).  Deal 10242 with 512 MiB: a
+    # A run stopped by max_nodes while another task runs on a worker: that
+    # task sees the stop file, stops and deletes its files (or, done just
+    # before the file, is committed by the driver, which waits a while for
+    # it), so that once the cluster is idle the work directory holds only
+    # what the manifest lists (without the stop file, that task ran on to
+    # its end and left its files).  Deal 10242 with 512 MiB: a
     # task is a quarter of a progress value, most of a second.
     from bakersdozen import _parallel, _search
     from bakersdozen.solver import LayersSearch, _engine_args
