@@ -158,8 +158,13 @@ cdef inline uint64_t mix(uint64_t x) noexcept nogil:
     return splitmix64(&x)
 
 
+cdef inline uint64_t narrow_hash(uint64_t rec, uint64_t salt) noexcept nogil:
+    """A hash of a one-word record (its done mark cleared), in a layer of *salt*."""
+    return mix(rec ^ salt)
+
+
 cdef inline uint64_t wide_hash(const uint64_t* rec, uint64_t salt) noexcept nogil:
-    """A hash of a two-word record, in a layer of *salt*."""
+    """A hash of a two-word record (its done mark cleared), in a layer of *salt*."""
     return mix(rec[0] ^ salt ^ mix(rec[1]))
 
 
@@ -688,6 +693,7 @@ cdef class LayeredSearch:
         new, 0 if there already, -1 out of memory.  Marks are not compared."""
         cdef int sb = L.sbytes
         cdef uint64_t mask, j, i, k, ncap, x, unmarked = ~L.done
+        cdef uint64_t old[2]
         cdef uint8_t* ntab
         cdef uint8_t* slot
         if (L.n + 1) * 4 > L.cap * 3:
@@ -703,15 +709,16 @@ cdef class LayeredSearch:
                 slot = &L.tab[i * sb]
                 if sb == 16:
                     if load_word(slot + 8) & USED:
-                        k = mix(load_word(slot) ^ L.salt
-                                ^ mix(load_word(slot + 8) & unmarked)) & (ncap - 1)
+                        old[0] = load_word(slot)
+                        old[1] = load_word(slot + 8) & unmarked
+                        k = wide_hash(old, L.salt) & (ncap - 1)
                         while load_word(&ntab[k * 16 + 8]) & USED:
                             k = (k + 1) & (ncap - 1)
                         memcpy(&ntab[k * 16], slot, 16)
                 else:
                     x = load_word(slot) & L.smask
                     if x:
-                        k = mix((x & unmarked) ^ L.salt) & (ncap - 1)
+                        k = narrow_hash(x & unmarked, L.salt) & (ncap - 1)
                         while load_word(&ntab[k * sb]) & L.smask:
                             k = (k + 1) & (ncap - 1)
                         store_slot(&ntab[k * sb], x, L.smask)
@@ -733,7 +740,7 @@ cdef class LayeredSearch:
                 x = rec[1] | L.done
                 memcpy(slot + 8, &x, 8)
         else:
-            j = mix(rec[0] ^ L.salt) & mask
+            j = narrow_hash(rec[0], L.salt) & mask
             while True:
                 slot = &L.tab[j * sb]
                 x = load_word(slot) & L.smask
