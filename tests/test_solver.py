@@ -539,6 +539,23 @@ def test_cli_solve_bad_input(capsys: pytest.CaptureFixture[str], tmp_path) -> No
     assert "13" in capsys.readouterr().err
 
 
+def test_table_grows_when_the_path_pins_it() -> None:
+    """Deal 55656 in the proof phase with 1,000 MiB: a path of 8,000
+    positions soon pins most of the first table (3,000 buckets, 192,000
+    bytes), the positions it refuses are forgotten as soon as they are left
+    and searched again, and the slots left empty are never filled, so the
+    load alone never made the table grow (an engine before the fix stayed at
+    192,000 bytes for billions of positions).  The refused positions make it
+    grow."""
+    search = _search.DepthFirstSearch(*_engine_args(Deal.pysol(55656)), memory_mb=1000)
+    status, _raw, nodes, _rounds, _used = search.run(max_nodes=300_000, proof_share=0.0)
+    stats = search.stats
+    assert (status, nodes) == (_search.NODE_LIMIT, 300_000)
+    assert stats["proof"] and stats["max_depth"] > 8000
+    assert stats["table_bytes"] >= 4 * 192_000
+    assert stats["bytes"] <= stats["budget"]
+
+
 def test_table_grows_in_place_and_keeps_an_unsolvable_proof() -> None:
     """Deal 6574 (unsolvable: half a million positions to explore) fills a
     table that doubles in place several times (bucket count not a power of

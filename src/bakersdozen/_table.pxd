@@ -84,6 +84,8 @@ cdef struct Table:
     uint64_t nbuckets      # buckets in use: max_buckets / 2**j for some j >= 0
     uint64_t max_buckets   # the table's share of the memory budget, in buckets
     uint64_t used          # occupied entries
+    uint64_t pinned        # positions refused since the table last grew (a bucket full of
+                           #   path entries): enter() grows the table on them as on its load
     uint64_t base          # first DFS index of the current round: entries below it that are
                            #   neither PROVEN nor ON_PATH are stale (left by an earlier round)
 
@@ -142,6 +144,7 @@ cdef inline int64_t table_insert(Table* t, uint64_t key, uint64_t check, uint64_
             best = idx
             victim = i
     if victim < 0:
+        t.pinned += 1
         return -1
     e = &t.entries[b + victim]
     e.check = check

@@ -34,6 +34,7 @@ cdef int table_init(Table* t, uint64_t bytes) noexcept nogil:
     if t.entries == NULL:
         return -1
     t.used = 0
+    t.pinned = 0
     t.base = 1
     return 0
 
@@ -62,6 +63,7 @@ cdef int table_grow(Table* t) noexcept nogil:
     t.entries = fresh
     t.nbuckets = nb
     t.used = 0
+    t.pinned = 0
     b = old_nb
     while b > 0:
         b -= 1
