@@ -15,6 +15,9 @@ import json
 import os
 import random
 import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -205,10 +208,6 @@ def test_a_task_that_ends_as_the_cluster_is_told_to_stop_leaves_no_files(
     # the stop file exists, as long as another task may still stop the run:
     # the driver must wait for it and commit its files, not leave them
     # behind, unlisted.
-    from concurrent.futures import ThreadPoolExecutor
-    import threading
-    import time
-
     deal = Deal.pysol(DEAL_1M)
     memory = in_memory(deal)
     real = _parallel.run_task
@@ -217,7 +216,7 @@ def test_a_task_that_ends_as_the_cluster_is_told_to_stop_leaves_no_files(
     limited = threading.Event()
     raced: list[int] = []
 
-    def task_then_wait(spec: dict[str, object], control: object = None) -> dict[str, object]:
+    def task_then_wait(spec: dict[str, object]) -> dict[str, object]:
         with lock:
             active[0] += 1
         try:

@@ -545,8 +545,8 @@ def test_table_grows_when_the_path_pins_it() -> None:
     bytes), the positions it refuses are forgotten as soon as they are left
     and searched again, and the slots left empty are never filled, so the
     load alone never made the table grow (an engine before the fix stayed at
-    192,000 bytes for billions of positions).  The refused positions make it
-    grow."""
+    192,000 bytes through 35 million positions).  The refused positions make
+    it grow."""
     search = _search.DepthFirstSearch(*_engine_args(Deal.pysol(55656)), memory_mb=1000)
     status, _raw, nodes, _rounds, _used = search.run(max_nodes=300_000, proof_share=0.0)
     stats = search.stats

@@ -658,9 +658,8 @@ class ParallelLayers:
             if control is not None:
                 wait(list(running))
                 running.clear()
-            else:
-                for future in running:
-                    future.cancel()
+            for future in running:  # on a cluster: not waited for
+                future.cancel()
             try:
                 self._checkpoint({t["id"] for t in running.values()}, force=True)
             except OSError:
