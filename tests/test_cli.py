@@ -286,6 +286,31 @@ def test_solve_json_records_its_method(capsys: pytest.CaptureFixture[str]) -> No
     assert data["method"] == "proof" and data["verdict"] == "unsolvable"
 
 
+@pytest.mark.parametrize("argv, says", [
+    (["--deal", "6686", "--game", "good_measure"], "unsolvable (proved by a complete search"),
+    (["--deal", "1"], "solved (won by a line the independent checker replayed"),
+    (["--deal", "417"], None),     # unknown in the table too
+    (["--deal", "200000"], None),  # outside the table
+])
+def test_an_unknown_solve_says_what_the_table_knows(
+    argv: list[str], says: str | None, capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    from bakersdozen import winnable
+
+    assert main(["solve", *argv, "--max-nodes", "100", "--json"]) == 3
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["verdict"] == "unknown"  # the search's own, not the table's
+    if says is None:
+        assert "table" not in captured.err
+        return
+    game = argv[3] if len(argv) > 2 else "bakers_dozen"
+    known = winnable(int(argv[1]), game, solve_outside=False)
+    assert (f"says deal {argv[1]} of {game} is {says} of {known.positions:,} positions"
+            in captured.err)
+
+
 def test_survey_proof_flag_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["survey", "--help"]) == 0
     help_text = " ".join(capsys.readouterr().out.split())

@@ -165,6 +165,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"note: not unsolvable, so no certificate written to {args.certificate}",
                   file=sys.stderr)
+    if solution.verdict is Verdict.UNKNOWN and args.deal is not None:
+        note = table_note(args.deal, rules)
+        if note:
+            print(note, file=sys.stderr)
     if args.json:
         import json
 
@@ -206,3 +210,27 @@ def run(args: argparse.Namespace) -> int:
     return {
         Verdict.SOLVED: EXIT_OK, Verdict.UNSOLVABLE: EXIT_UNSOLVABLE, Verdict.UNKNOWN: EXIT_UNKNOWN,
     }[solution.verdict]
+
+
+def table_note(number: int, rules: object) -> str | None:
+    """A line saying what the published table knows of PySol deal *number* of *rules*.
+
+    None unless *rules* is a preset as it is, its table covers *number*, and the
+    table's verdict is solved or unsolvable: the search just run says unknown,
+    and a user should learn that the deal was decided with a larger budget.
+    """
+    from ..errors import BakersDozenError
+    from ..solution import Verdict
+    from ..winnability import winnable
+
+    try:
+        known = winnable(number, rules, solve_outside=False)
+    except BakersDozenError:  # not a preset as it is, or outside its table
+        return None
+    if known.verdict is Verdict.UNKNOWN:
+        return None
+    how = ("won by a line the independent checker replayed"
+           if known.verdict is Verdict.SOLVED else "proved by a complete search")
+    return (f"note: this search ran out first; the table shipped with the package says "
+            f"deal {number} of {known.game} is {known.verdict.value} ({how} of "
+            f"{known.positions:,} positions; bakersdozen.winnable() reads it)")
