@@ -311,6 +311,11 @@ def test_an_unknown_solve_says_what_the_table_knows(
             in captured.err)
 
 
+def test_an_unknown_hint_says_what_the_table_knows(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "--deal", "6686", "--game", "good_measure", "--max-nodes", "100"]) == 3
+    assert "says deal 6686 of good_measure is unsolvable" in capsys.readouterr().err
+
+
 def test_survey_proof_flag_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["survey", "--help"]) == 0
     help_text = " ".join(capsys.readouterr().out.split())

@@ -551,3 +551,28 @@ class search_progress:
     def __exit__(self, *exc: object) -> None:
         if self._progress is not None:
             self._progress.close()
+
+
+def table_note(number: int, rules: Rules) -> str | None:
+    """A line saying what the published table knows of PySol deal *number* of *rules*.
+
+    None unless *rules* is a preset as it is, its table covers *number*, and the
+    table's verdict is solved or unsolvable: the search just run says unknown,
+    and a user should learn that the deal was decided with a larger budget
+    (``solve`` and ``hint`` print it on standard error after an unknown).
+    """
+    from ..errors import BakersDozenError
+    from ..solution import Verdict
+    from ..winnability import winnable
+
+    try:
+        known = winnable(number, rules, solve_outside=False)
+    except BakersDozenError:  # not a preset as it is, or outside its table
+        return None
+    if known.verdict is Verdict.UNKNOWN:
+        return None
+    how = ("won by a line the independent checker replayed"
+           if known.verdict is Verdict.SOLVED else "proved by a complete search")
+    return (f"note: this search ran out first; the table shipped with the package says "
+            f"deal {number} of {known.game} is {known.verdict.value} ({how} of "
+            f"{known.positions:,} positions; bakersdozen.winnable() reads it)")

@@ -14,6 +14,7 @@ import argparse
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
     memory_mb, add_rules_arguments, file_name, deal_from_args, rules_from_args, search_progress,
+    table_note,
 )
 
 HELP = "print the next move of a winning line from a position (board file)"
@@ -53,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
             deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
             memory_mb=args.memory_mb, progress=progress,
         )
+    if answer.verdict is Verdict.UNKNOWN and args.deal is not None:
+        note = table_note(args.deal, rules)
+        if note:
+            print(note, file=sys.stderr)
     if args.json:
         import json
 

@@ -25,7 +25,7 @@ from ._common import (
     layers_knobs_changed,
     add_rules_arguments, check_writable, disk_mb, file_name, memory_mb, play_knobs_changed, deal_from_args,
     positive_int,
-    rules_from_args, search_progress, write_html,
+    rules_from_args, search_progress, table_note, write_html,
 )
 
 HELP = "solve a board file or a PySol deal"
@@ -211,26 +211,3 @@ def run(args: argparse.Namespace) -> int:
         Verdict.SOLVED: EXIT_OK, Verdict.UNSOLVABLE: EXIT_UNSOLVABLE, Verdict.UNKNOWN: EXIT_UNKNOWN,
     }[solution.verdict]
 
-
-def table_note(number: int, rules: object) -> str | None:
-    """A line saying what the published table knows of PySol deal *number* of *rules*.
-
-    None unless *rules* is a preset as it is, its table covers *number*, and the
-    table's verdict is solved or unsolvable: the search just run says unknown,
-    and a user should learn that the deal was decided with a larger budget.
-    """
-    from ..errors import BakersDozenError
-    from ..solution import Verdict
-    from ..winnability import winnable
-
-    try:
-        known = winnable(number, rules, solve_outside=False)
-    except BakersDozenError:  # not a preset as it is, or outside its table
-        return None
-    if known.verdict is Verdict.UNKNOWN:
-        return None
-    how = ("won by a line the independent checker replayed"
-           if known.verdict is Verdict.SOLVED else "proved by a complete search")
-    return (f"note: this search ran out first; the table shipped with the package says "
-            f"deal {number} of {known.game} is {known.verdict.value} ({how} of "
-            f"{known.positions:,} positions; bakersdozen.winnable() reads it)")
