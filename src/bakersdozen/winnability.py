@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import gzip
 import random
+import zlib
 from dataclasses import dataclass
 from importlib import resources
 
@@ -160,8 +161,13 @@ def _table(name: str) -> _Table:
     if not path.is_file():
         raise TableError(f"no published table for {name!r}; tables exist for "
                          f"{', '.join(table_games())}")
-    with path.open("rb") as raw:
-        table = _Table(name, gzip.decompress(raw.read()).decode("ascii"))
+    try:
+        with path.open("rb") as raw:
+            text = gzip.decompress(raw.read()).decode("ascii")
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as fault:
+        raise TableError(f"the table of {name!r} is damaged: {path} cannot be read "
+                         f"({fault}); reinstall the package") from None
+    table = _Table(name, text)
     _TABLES[name] = table
     return table
 
