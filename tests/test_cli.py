@@ -288,7 +288,7 @@ def test_solve_json_records_its_method(capsys: pytest.CaptureFixture[str]) -> No
 
 @pytest.mark.parametrize("argv, says", [
     (["--deal", "6686", "--game", "good_measure"], "unsolvable (proved by a complete search"),
-    (["--deal", "1"], "solved (won by a line the independent checker replayed"),
+    (["--deal", "1"], "solved (a winning line found in"),
     (["--deal", "417"], None),     # unknown in the table too
     (["--deal", "200000"], None),  # outside the table
 ])
@@ -307,8 +307,62 @@ def test_an_unknown_solve_says_what_the_table_knows(
         return
     game = argv[3] if len(argv) > 2 else "bakers_dozen"
     known = winnable(int(argv[1]), game, solve_outside=False)
-    assert (f"says deal {argv[1]} of {game} is {says} of {known.positions:,} positions"
-            in captured.err)
+    assert f"says deal {argv[1]} of {game} is {says}" in captured.err
+    assert f" {known.positions:,} positions" in captured.err
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "--deal", "6686", "--game", "good_measure", "--max-nodes", "10", "--json"],
+    ["solve", "BOARD", "--max-nodes", "10", "--json"],  # the Kings note
+    ["survey", "1-2", "--jobs", "1", "--max-nodes", "10", "--format", "jsonl"],
+])
+def test_closed_standard_error_keeps_notes_out_of_the_output(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import json
+
+    lines = DEAL_1.splitlines()
+    assert lines[3].startswith("KC ")
+    lines[3] = " ".join(reversed(lines[3].split()))  # KC on top: the Kings rule moves it
+    (tmp_path / "board.txt").write_text("\n".join(lines) + "\n")
+    argv = [str(tmp_path / "board.txt") if arg == "BOARD" else arg for arg in argv]
+    monkeypatch.setattr(sys, "stderr", None)  # as Python sets it under 2>&-
+    assert main(argv) in (0, 3)
+    for line in capsys.readouterr().out.splitlines():
+        json.loads(line)  # each line a record, no note among them
+
+
+def test_a_damaged_table_is_a_note_for_solve_and_an_error_for_deals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gzip
+    import json
+    from importlib import resources
+
+    from bakersdozen import winnability
+
+    (tmp_path / "tables").mkdir()
+    for name in winnability.table_games():
+        whole = resources.files("bakersdozen").joinpath("tables", f"{name}.csv.gz").read_bytes()
+        (tmp_path / "tables" / f"{name}.csv.gz").write_bytes(whole)
+    assert gzip.decompress((tmp_path / "tables" / "good_measure.csv.gz").read_bytes())
+    cut = (tmp_path / "tables" / "good_measure.csv.gz").read_bytes()[:5000]
+    (tmp_path / "tables" / "good_measure.csv.gz").write_bytes(cut)  # a truncated install
+    monkeypatch.setattr(winnability.resources, "files", lambda package: tmp_path)
+    monkeypatch.setattr(winnability, "_TABLES", {})
+
+    with pytest.raises(winnability.TableError, match="the table of 'good_measure' is damaged"):
+        winnability.winnable(6686, "good_measure")
+    assert main(["solve", "--deal", "6686", "--game", "good_measure", "--max-nodes", "10",
+                 "--json"]) == 3
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["verdict"] == "unknown"
+    assert "note: the table of 'good_measure' is damaged" in captured.err
+    assert "Traceback" not in captured.err
+    assert main(["deals", "--winnable", "--game", "good_measure", "--count", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is damaged" in err
 
 
 def test_an_unknown_hint_says_what_the_table_knows(capsys: pytest.CaptureFixture[str]) -> None:

@@ -32,7 +32,7 @@ from types import FrameType
 from .. import _interrupts
 from ..errors import BakersDozenError
 from ._common import (
-    EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_TERMINATED, Formatter, error,
+    EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_TERMINATED, Formatter, error, note,
 )
 
 TYPE_CHECKING = False
@@ -182,10 +182,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         return error(command, "out of memory")
     except KeyboardInterrupt:
-        print(f"bakersdozen {command}: interrupted", file=sys.stderr)
+        note(f"bakersdozen {command}: interrupted")
         return EXIT_INTERRUPTED
     except Terminated:
-        print(f"bakersdozen {command}: terminated", file=sys.stderr)
+        note(f"bakersdozen {command}: terminated")
         return EXIT_TERMINATED
     finally:
         _interrupts.clear()
@@ -205,6 +205,5 @@ def _help_for(words: list[str], unknown: str, command: str) -> str:
 
 
 def _top_error(message: str) -> int:
-    if sys.stderr is not None:
-        print(f"bakersdozen: error: {message}", file=sys.stderr)
+    note(f"bakersdozen: error: {message}")
     return EXIT_BAD_INPUT

@@ -98,6 +98,17 @@ def error(command: str, message: str) -> int:
     return EXIT_BAD_INPUT
 
 
+def note(message: str, *, flush: bool = False) -> None:
+    """Print *message* as a line on standard error, unless standard error is closed.
+
+    With standard error closed (``2>&-``) Python's ``sys.stderr`` is None,
+    and ``print(..., file=None)`` would write to standard output, mixing a
+    note into a command's output (a ``--json`` object, a move list).
+    """
+    if sys.stderr is not None:
+        print(message, file=sys.stderr, flush=flush)
+
+
 def positive_float(text: str) -> float:
     """argparse type: a finite number > 0."""
     try:
@@ -556,23 +567,33 @@ class search_progress:
 def table_note(number: int, rules: Rules) -> str | None:
     """A line saying what the published table knows of PySol deal *number* of *rules*.
 
-    None unless *rules* is a preset as it is, its table covers *number*, and the
-    table's verdict is solved or unsolvable: the search just run says unknown,
-    and a user should learn that the deal was decided with a larger budget
-    (``solve`` and ``hint`` print it on standard error after an unknown).
+    ``solve`` and ``hint`` print it on standard error when their search
+    stopped at a limit (unknown), so that a user learns the deal was decided
+    (by another method or budget: the positions counted are that search's).
+    None unless *rules* is a preset as it is, its table covers *number*, and
+    the table's verdict is solved or unsolvable; the table's own fault, if it
+    cannot be read, as a note.
     """
-    from ..errors import BakersDozenError
+    from ..rules import RulesError
     from ..solution import Verdict
-    from ..winnability import winnable
+    from ..winnability import TableError, table_games, table_range, winnable
 
-    try:
-        known = winnable(number, rules, solve_outside=False)
-    except BakersDozenError:  # not a preset as it is, or outside its table
+    if rules.name not in table_games():
         return None
+    try:
+        first, last = table_range(rules)
+        if not first <= number <= last:
+            return None
+        known = winnable(number, rules, solve_outside=False)
+    except RulesError:  # the preset with a knob changed
+        return None
+    except TableError as fault:  # the table cannot be read
+        return f"note: {fault}"
     if known.verdict is Verdict.UNKNOWN:
         return None
-    how = ("won by a line the independent checker replayed"
-           if known.verdict is Verdict.SOLVED else "proved by a complete search")
-    return (f"note: this search ran out first; the table shipped with the package says "
-            f"deal {number} of {known.game} is {known.verdict.value} ({how} of "
-            f"{known.positions:,} positions; bakersdozen.winnable() reads it)")
+    how = ("a winning line found in {:,} positions, replayed by the independent checker"
+           if known.verdict is Verdict.SOLVED
+           else "proved by a complete search of {:,} positions")
+    return (f"note: this search stopped at a limit; the table shipped with the package "
+            f"says deal {number} of {known.game} is {known.verdict.value} "
+            f"({how.format(known.positions)}; bakersdozen.winnable() reads it)")

@@ -20,7 +20,7 @@ import sys
 from typing import Any, Final
 
 from ._common import (
-    EXIT_OK, add_rules_arguments, error, memory_mb, positive_int, rules_from_args, time_limit,
+    EXIT_OK, add_rules_arguments, error, memory_mb, positive_int, note, rules_from_args, time_limit,
 )
 
 HELP = "benchmark the solver on PySol deals (and fc-solve)"
@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
                         bench.run_fc_solve(fc_program, number, args.time_limit, fc_extra)
                     )
         except bench.ReplayFailed as failure:
-            print(f"bakersdozen bench: FAILED: {failure}", file=sys.stderr)
+            note(f"bakersdozen bench: FAILED: {failure}")
             return EXIT_REPLAY_FAILED
         except bench.FcSolveUnavailable as failure:
             return _error(str(failure))

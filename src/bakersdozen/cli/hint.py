@@ -14,7 +14,7 @@ import argparse
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
     memory_mb, add_rules_arguments, file_name, deal_from_args, rules_from_args, search_progress,
-    table_note,
+    note, table_note,
 )
 
 HELP = "print the next move of a winning line from a position (board file)"
@@ -40,24 +40,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
     from ..analysis import hint
     from ..solution import Verdict
 
     rules = rules_from_args(args)
     deal, kings_moved = deal_from_args(args, rules)
     if kings_moved:
-        print(KINGS_NOTE, file=sys.stderr)
+        note(KINGS_NOTE)
     with search_progress("hint") as progress:
         answer = hint(
             deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
             memory_mb=args.memory_mb, progress=progress,
         )
     if answer.verdict is Verdict.UNKNOWN and args.deal is not None:
-        note = table_note(args.deal, rules)
-        if note:
-            print(note, file=sys.stderr)
+        known = table_note(args.deal, rules)
+        if known:
+            note(known)
     if args.json:
         import json
 

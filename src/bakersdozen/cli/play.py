@@ -14,7 +14,7 @@ import argparse
 
 from ._common import (
     add_limit_arguments, add_rules_arguments, deal_number, error, file_name, memory_mb,
-    read_board, rules_from_args,
+    note, read_board, rules_from_args,
 )
 
 HELP = "play a deal in the browser, with hints and a live 'still winnable' status"
@@ -51,8 +51,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
     from ..play.api import PlayLimits, _knobs
     from ..play.server import PlayServer
 
@@ -74,9 +72,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         print(server.url, flush=True)
         if args.host not in ("127.0.0.1", "localhost", "::1"):
-            print(f"bakersdozen play: note: listening on {args.host}: anyone who can reach that "
-                  "address can use this server", file=sys.stderr, flush=True)
-        print("bakersdozen play: serving; Ctrl-C to stop", file=sys.stderr, flush=True)
+            note(f"bakersdozen play: note: listening on {args.host}: anyone who can reach that "
+                 "address can use this server", flush=True)
+        note("bakersdozen play: serving; Ctrl-C to stop", flush=True)
         if not args.no_browser:
             import webbrowser
 

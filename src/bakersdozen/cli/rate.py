@@ -17,7 +17,7 @@ import argparse
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_rules_arguments, deal_number,
-    file_name, positive_int, read_board, rules_from_args,
+    file_name, note, positive_int, read_board, rules_from_args,
 )
 
 HELP = "rate how hard a winnable deal is: the moves along a winning line that lose"
@@ -62,8 +62,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
     from ..difficulty import load_cuts, rate
     from ..errors import ArgumentError
     from ..model import Deal
@@ -84,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         deal, kings_moved = read_board(args.deal, rules)
         if kings_moved:
-            print(KINGS_NOTE, file=sys.stderr)
+            note(KINGS_NOTE)
     rating = rate(deal, line_nodes=args.line_nodes, move_nodes=args.move_nodes,
                   shortest_nodes=args.shortest_nodes, cuts=cuts)
     if args.json:

@@ -17,7 +17,7 @@ import argparse
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
     memory_mb, STDIN_TWICE, add_rules_arguments, error, file_name, deal_from_args, read_moves_file,
-    rules_from_args, search_progress,
+    note, rules_from_args, search_progress,
 )
 
 HELP = "find the first move after which a played game could no longer be won"
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     deal, kings_moved = deal_from_args(args, rules)
     if kings_moved:
-        print(KINGS_NOTE, file=sys.stderr)
+        note(KINGS_NOTE)
     played = read_moves_file(args.moves, rules)
     with search_progress("review") as progress:
         result = review(

@@ -18,14 +18,13 @@ unsolvable verdict, a certificate that ``bakersdozen verify`` checks.
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, LAYERS_PLAY, add_limit_arguments, deal_number,
     layers_knobs_changed,
     add_rules_arguments, check_writable, disk_mb, file_name, memory_mb, play_knobs_changed, deal_from_args,
     positive_int,
-    rules_from_args, search_progress, table_note, write_html,
+    rules_from_args, search_progress, note, table_note, write_html,
 )
 
 HELP = "solve a board file or a PySol deal"
@@ -139,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
             check_writable(path)
     deal, kings_moved = deal_from_args(args, rules)
     if kings_moved:
-        print(KINGS_NOTE, file=sys.stderr)
+        note(KINGS_NOTE)
     method = ("shortest" if args.shortest else "proof" if args.proof
               else "layers" if args.layers else "dfs")
     try:
@@ -158,17 +157,16 @@ def run(args: argparse.Namespace) -> int:
     elif args.html:
         why = ("the position is won already, nothing to replay"
                if solution.verdict is Verdict.SOLVED else "no winning line")
-        print(f"note: {why}, so no page written to {args.html}", file=sys.stderr)
+        note(f"note: {why}, so no page written to {args.html}")
     if args.certificate:
         if solution.verdict is Verdict.UNSOLVABLE:
-            print(f"certificate written to {args.certificate}", file=sys.stderr)
+            note(f"certificate written to {args.certificate}")
         else:
-            print(f"note: not unsolvable, so no certificate written to {args.certificate}",
-                  file=sys.stderr)
+            note(f"note: not unsolvable, so no certificate written to {args.certificate}")
     if solution.verdict is Verdict.UNKNOWN and args.deal is not None:
-        note = table_note(args.deal, rules)
-        if note:
-            print(note, file=sys.stderr)
+        known = table_note(args.deal, rules)
+        if known:
+            note(known)
     if args.json:
         import json
 

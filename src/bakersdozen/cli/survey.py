@@ -15,7 +15,7 @@ from ._common import (
     EXIT_CLUSTER, EXIT_OK, EXIT_WORKER_DIED, LAYERS_PLAY, Formatter, add_limit_arguments, add_rules_arguments,
     layers_knobs_changed,
     disk_mb, error, file_name, memory_mb, play_knobs_changed, positive_float, positive_int,
-    rules_from_args,
+    note, rules_from_args,
 )
 
 if TYPE_CHECKING:
@@ -153,7 +153,7 @@ def _bad(message: str) -> int:
 
 
 def _say(message: str) -> None:
-    print(f"bakersdozen survey: {message}", file=sys.stderr)
+    note(f"bakersdozen survey: {message}")
 
 
 def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top to bottom
@@ -302,8 +302,10 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
         if writer:
             writer.close()
     summary = summarize(list(existing.values()) + new)
-    report = sys.stdout if writer else sys.stderr
-    report.write(summary.format())
+    if writer:
+        sys.stdout.write(summary.format())
+    elif sys.stderr is not None:  # standard error closed (2>&-): no summary
+        sys.stderr.write(summary.format())
     return EXIT_OK
 
 
@@ -357,7 +359,7 @@ def _run_tasks(
     if writer is None and codecs.header(out_format):
         sys.stdout.write(codecs.header(out_format))
     progress = tqdm(
-        total=count, unit="deal", file=sys.stderr, disable=not sys.stderr.isatty(),
+        total=count, unit="deal", file=sys.stderr, disable=sys.stderr is None or not sys.stderr.isatty(),
         dynamic_ncols=True, smoothing=0.05,
     )
     dask = args.scheduler is not None or args.cluster is not None

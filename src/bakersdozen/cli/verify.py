@@ -14,7 +14,7 @@ import argparse
 
 from ._common import (
     EXIT_OK, EXIT_UNSOLVABLE, KINGS_NOTE, add_rules_arguments, deal_number, file_name,
-    read_board, rules_from_args,
+    note, read_board, rules_from_args,
 )
 
 HELP = "check a certificate that a deal is unsolvable, without the engine"
@@ -30,8 +30,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
     from ..errors import BakersDozenError
     from ..model import Deal
     from ..verify import verify_certificate
@@ -44,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         deal, kings_moved = read_board(args.board, rules)
         if kings_moved:
-            print(KINGS_NOTE, file=sys.stderr)
+            note(KINGS_NOTE)
     report = verify_certificate(deal, args.certificate)
     if report.valid:
         print(f"valid: {report.positions} positions in {report.layers} layers, "
