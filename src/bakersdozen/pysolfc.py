@@ -615,6 +615,8 @@ def _install():
         try:
             import bakersdozen.pysolfc
         except ImportError as error:
+            if sys.stderr is None:  # pythonw, or standard error closed
+                return
             print("bakersdozen plug-in: cannot import bakersdozen (%s); "
                   "PySolFC keeps its own solvers" % error, file=sys.stderr)
             return

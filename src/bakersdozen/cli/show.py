@@ -17,7 +17,7 @@ import sys
 
 from ._common import (
     EXIT_OK, KINGS_NOTE, STDIN_TWICE, add_rules_arguments, deal_number, error, file_name,
-    deal_from_args, read_moves_file, rules_from_args,
+    deal_from_args, note, read_moves_file, rules_from_args,
 )
 
 TYPE_CHECKING = False
@@ -53,8 +53,10 @@ def run(args: argparse.Namespace) -> int:
     if args.moves is not None:
         deal = _play(deal, args.moves)
     sys.stdout.write(deal.to_text() if args.text else deal.pretty())
-    if kings_moved:  # on stderr with --text: stdout stays board text
-        print(KINGS_NOTE, file=sys.stderr if args.text else sys.stdout)
+    if kings_moved and args.text:  # on stderr with --text: stdout stays board text
+        note(KINGS_NOTE)
+    elif kings_moved:
+        print(KINGS_NOTE)
     return EXIT_OK
 
 

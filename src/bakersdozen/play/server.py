@@ -170,7 +170,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._refuse(code, text, close=True)
 
     def log_message(self, format: str, *args: Any) -> None:
-        if not self.server.quiet:
+        if not self.server.quiet and sys.stderr is not None:  # None: closed (2>&-)
             sys.stderr.write(f"{self.address_string()} {format % args}\n")
 
     # -- checks ----------------------------------------------------------------
