@@ -208,4 +208,3 @@ def run(args: argparse.Namespace) -> int:
     return {
         Verdict.SOLVED: EXIT_OK, Verdict.UNSOLVABLE: EXIT_UNSOLVABLE, Verdict.UNKNOWN: EXIT_UNKNOWN,
     }[solution.verdict]
-
