@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # typing is not imported at run time (start-up)
 
     from ..model import Deal, Move
     from ..rules import Rules
+    from ..solution import Verdict
 
 __all__ = [
     "EXIT_OK", "EXIT_UNSOLVABLE", "EXIT_BAD_INPUT", "EXIT_UNKNOWN", "EXIT_WORKER_DIED",
@@ -93,8 +94,7 @@ class Formatter(argparse.HelpFormatter):
 
 def error(command: str, message: str) -> int:
     """Print ``bakersdozen COMMAND: error: MESSAGE`` as one line on stderr; return 2."""
-    if sys.stderr is not None:
-        print(f"bakersdozen {command}: error: {' '.join(message.split())}", file=sys.stderr)
+    note(f"bakersdozen {command}: error: {' '.join(message.split())}")
     return EXIT_BAD_INPUT
 
 
@@ -564,16 +564,28 @@ class search_progress:
             self._progress.close()
 
 
-def table_note(number: int, rules: Rules) -> str | None:
-    """A line saying what the published table knows of PySol deal *number* of *rules*.
+def note_table_verdict(verdict: Verdict, number: int | None, rules: Rules) -> None:
+    """After a search of PySol deal *number* (None: a board file) of *rules*
+    ended with *verdict*, say on standard error what the published table knows.
 
-    ``solve`` and ``hint`` print it on standard error when their search
-    stopped at a limit (unknown), so that a user learns the deal was decided
-    (by another method or budget: the positions counted are that search's).
-    None unless *rules* is a preset as it is, its table covers *number*, and
-    the table's verdict is solved or unsolvable; the table's own fault, if it
-    cannot be read, as a note.
+    ``solve`` and ``hint`` call it, so that a user whose search stopped at a
+    limit (unknown) learns the deal was decided (by another method or budget:
+    the positions counted are that search's).  It says nothing unless
+    *verdict* is unknown, *rules* is a preset as it is, its table covers
+    *number*, and the table's verdict is solved or unsolvable; a table that
+    cannot be read is said as a note.
     """
+    from ..solution import Verdict
+
+    if verdict is not Verdict.UNKNOWN or number is None:
+        return
+    line = _table_line(number, rules)
+    if line:
+        note(line)
+
+
+def _table_line(number: int, rules: Rules) -> str | None:
+    """:func:`note_table_verdict`'s line, or None."""
     from ..rules import RulesError
     from ..solution import Verdict
     from ..winnability import TableError, table_games, table_range, winnable

@@ -14,7 +14,7 @@ import argparse
 from ._common import (
     EXIT_OK, EXIT_UNKNOWN, EXIT_UNSOLVABLE, KINGS_NOTE, add_limit_arguments, deal_number,
     memory_mb, add_rules_arguments, file_name, deal_from_args, rules_from_args, search_progress,
-    note, table_note,
+    note, note_table_verdict,
 )
 
 HELP = "print the next move of a winning line from a position (board file)"
@@ -52,10 +52,7 @@ def run(args: argparse.Namespace) -> int:
             deal, time_limit=args.time_limit, max_nodes=args.max_nodes,
             memory_mb=args.memory_mb, progress=progress,
         )
-    if answer.verdict is Verdict.UNKNOWN and args.deal is not None:
-        known = table_note(args.deal, rules)
-        if known:
-            note(known)
+    note_table_verdict(answer.verdict, args.deal, rules)
     if args.json:
         import json
 

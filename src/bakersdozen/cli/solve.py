@@ -24,7 +24,7 @@ from ._common import (
     layers_knobs_changed,
     add_rules_arguments, check_writable, disk_mb, file_name, memory_mb, play_knobs_changed, deal_from_args,
     positive_int,
-    rules_from_args, search_progress, note, table_note, write_html,
+    rules_from_args, search_progress, note, note_table_verdict, write_html,
 )
 
 HELP = "solve a board file or a PySol deal"
@@ -163,10 +163,7 @@ def run(args: argparse.Namespace) -> int:
             note(f"certificate written to {args.certificate}")
         else:
             note(f"note: not unsolvable, so no certificate written to {args.certificate}")
-    if solution.verdict is Verdict.UNKNOWN and args.deal is not None:
-        known = table_note(args.deal, rules)
-        if known:
-            note(known)
+    note_table_verdict(solution.verdict, args.deal, rules)
     if args.json:
         import json
 
