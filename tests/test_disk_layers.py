@@ -101,6 +101,43 @@ def test_counts_are_those_of_the_search_in_memory(tmp_path: Path, number: int,
     assert disk[1]["peak_disk"] > 0 or memory[0][1] == 0
 
 
+#: A position of Baker's Dozen with 35 cards off their dealt places (the
+#: top runs of built cards count as moved), so that its layers hold
+#: two-word records: 95,983 positions generated, solved.
+WIDE_BOARD = """\
+KD QC JS TH 9D 8C 7S 6H 5D 4C 3S
+KH
+QD JC TS 9H 8D 7C
+6S 5H 4D
+3C
+KS QH JD TC
+9S 8H 7D 6C 5S 4H 3D
+KC QS JH TD 9C 8S 7H 6D 5C
+4S 3H
+AC 2D
+AD 2H
+AH 2S
+AS 2C
+"""
+
+
+@pytest.mark.parametrize("part_bytes", [None, 256, 4096, 65536])
+def test_a_line_back_through_wide_layers(tmp_path: Path, part_bytes: int | None) -> None:
+    # The walk back to the root rebuilds a parent from its child; a parent in
+    # a two-word layer kept the bits of the cards that the child's move
+    # uncovered (a dealt card leaving its built run), so no parent matched:
+    # "its kept files give no winning line" (three of these four runs failed
+    # so, whichever order of the records the files gave) until a two-word
+    # record was masked to its layer's moved cards, as a one-word record is
+    deal = Deal.from_text(WIDE_BOARD)
+    memory = in_memory(deal)
+    assert memory[0] == (_search.SOLVED, 95983, 85183)
+    assert check(deal, solve(deal, method="layers", time_limit=None).moves).won
+    disk = on_disk(deal, tmp_path, memory_mb=4, part_bytes=part_bytes)  # checks the line
+    assert disk[0][0] == _search.SOLVED
+    assert part_bytes is None or disk[1]["splits"] > 0
+
+
 def test_deal_16780_in_one_mib(tmp_path: Path) -> None:
     # 235,290 positions; the search splits its files to fit the budget
     deal = Deal.pysol(16780)

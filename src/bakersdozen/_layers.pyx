@@ -216,12 +216,22 @@ cdef inline bint any_blocked(const State* s, int free_rank) noexcept nogil:
 
 
 cdef inline void pack_moved(uint64_t m, int width, const Enc* e, uint64_t* rec) noexcept nogil:
-    """The record of position *e* in a layer of moved cards *m* and *width*."""
-    cdef uint64_t v = 0
+    """The record of position *e* in a layer of moved cards *m* and *width*:
+    the bits of the cards of *m* alone, whatever *e* holds for the others (a
+    position rebuilt from a child, as the winning line's walk does, holds
+    the supports of the cards that the move made moved cards)."""
+    cdef uint64_t v = 0, lo = 0, hi = 0
     cdef int k = 0, y
     if width == 2:
-        rec[0] = e.lo
-        rec[1] = e.hi | USED
+        while m:
+            y = bd_ctz(m)
+            m &= m - 1
+            if y < 32:
+                lo |= 3ULL << (2 * y)
+            else:
+                hi |= 3ULL << (2 * (y - 32))
+        rec[0] = e.lo & lo
+        rec[1] = (e.hi & hi) | USED
         return
     while m:
         y = bd_ctz(m)
