@@ -14,6 +14,7 @@ import json
 import os
 import random
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -573,6 +574,66 @@ def test_damaged_records_are_an_error_not_an_answer(tmp_path: Path) -> None:
     data["sums"] = _disk.file_sums(str(tmp_path), files, None)  # type: ignore[arg-type]
     _disk.write_manifest(str(tmp_path), data)
     with pytest.raises(BakersDozenError, match="ends inside a record"):
+        solve(deal, method="layers", work_dir=tmp_path, resume=True, time_limit=None)
+
+
+def file_blocks(data: bytes) -> list[tuple[int, int, list[tuple[int, int]]]]:
+    """The blocks of a file of records, read apart from the engine
+    (docs/engine.md, "The files"): ``(layer key, bytes per record, records)``,
+    each record as its two words (the second 0 for a one-word record)."""
+    out = []
+    pos = 0
+    while pos < len(data):
+        count, head = struct.unpack_from("=QQ", data, pos)
+        width = head >> 56
+        assert count >= 1 and (1 <= width <= 8 or width == 16), (pos, count, width)
+        pos += 16
+        records = []
+        for _ in range(count):
+            if width == 16:
+                records.append(struct.unpack_from("=QQ", data, pos))
+            else:
+                records.append((int.from_bytes(data[pos:pos + width], "little"), 0))
+            pos += width
+        assert pos <= len(data)
+        out.append((head & (2**56 - 1), width, records))
+    return out
+
+
+def test_a_file_of_records_is_blocks_of_sorted_records(tmp_path: Path) -> None:
+    # a buffer is sorted before it is written out: its records of a layer
+    # make one block, in order and each once; a one-word record fills its
+    # bytes (its highest 1 in the last)
+    deal = Deal.pysol(47201)
+    stopped = solve(deal, method="layers", work_dir=tmp_path, max_nodes=3_000_000,
+                    time_limit=None, memory_mb=MEMORY_MB)
+    assert stopped.verdict is Verdict.UNKNOWN
+    files = manifest(tmp_path)["files"]
+    records = 0
+    for name, length in files.items():  # type: ignore[union-attr]
+        if not name.startswith("p"):
+            continue
+        # (the bytes after the manifest's length are a step not finished)
+        data = (tmp_path / name).read_bytes()[:length]
+        for _key, width, block in file_blocks(data):
+            assert block == sorted(set(block))
+            assert all(width == 16 or r >> (8 * width - 8) for r, _ in block)
+            records += len(block)
+    assert records > 100_000
+
+
+def test_a_block_head_no_search_writes_is_an_error_not_an_answer(tmp_path: Path) -> None:
+    deal = Deal.pysol(16780)
+    solve(deal, method="layers", work_dir=tmp_path, max_nodes=50_000, time_limit=None)
+    data = manifest(tmp_path)
+    files = data["files"]
+    name = min(n for n in files if n.startswith("p"))  # type: ignore[union-attr]
+    raw = bytearray((tmp_path / name).read_bytes())
+    raw[15] = 9  # the first block's bytes per record: 9, which no record takes
+    (tmp_path / name).write_bytes(bytes(raw))
+    data["sums"] = _disk.file_sums(str(tmp_path), files, None)  # type: ignore[arg-type]
+    _disk.write_manifest(str(tmp_path), data)
+    with pytest.raises(BakersDozenError, match="holds one that no search writes"):
         solve(deal, method="layers", work_dir=tmp_path, resume=True, time_limit=None)
 
 

@@ -66,8 +66,8 @@ def test_counts_are_those_of_the_search_in_memory(tmp_path: Path, number: int, g
     memory = in_memory(deal)
     assert memory[0][0] == _search.UNSOLVABLE
     assert_same(memory, in_parallel(deal, tmp_path / "whole", jobs))
-    # every progress value split into parts of a few KB, in rounds of split tasks
-    split = in_parallel(deal, tmp_path / "split", jobs, part_bytes=4096)
+    # every progress value split into parts of 256 bytes, in rounds of split tasks
+    split = in_parallel(deal, tmp_path / "split", jobs, part_bytes=256)
     assert_same(memory, split)
     assert split[1]["splits"] > 0 or memory[0][1] < 1000
     # the directory holds the outcome alone

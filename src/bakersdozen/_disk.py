@@ -7,10 +7,10 @@ to the file of their progress value (``_spill.pxd`` moves the bytes); this
 module decides which file is read next, splits a file too large for the
 memory budget, and keeps the checkpoint:
 
-- ``pNNN.rec``: the records of progress NNN not yet expanded (every record
-  is a layer key and a position's record in its layer, 16 or 24 bytes;
-  duplicates are allowed: they meet in the layer's hash set when the file
-  is loaded).
+- ``pNNN.rec``: the records of progress NNN not yet expanded, in blocks of
+  one layer each (its key, then each position's record in its layer, 1-8
+  or 16 bytes; ``_spill.pxd``); duplicates are allowed: they meet in the
+  layer's hash set when the file is loaded.
 - ``pNNN.sKKKKKK.rec``: the same, split by a hash of the layer key into
   parts that each fit the memory budget (a layer is never split); a part
   whose layers do not fit after all is split again (another hash).
@@ -53,7 +53,7 @@ MANIFEST: Final = "manifest.json"
 #: The manifest's ``format`` and ``version``: a work directory of another
 #: format or version is refused.
 FORMAT: Final = "bakersdozen layered search on disk"
-VERSION: Final = 3
+VERSION: Final = 4
 
 #: The states a manifest may be in: a search going on, or its outcome.
 _STATES = ("running", "solved", "unsolvable")
@@ -63,12 +63,14 @@ _KEPT = re.compile(r"k\d{3}\.rec\Z")
 MAX_PARTS: Final = 4096
 #: What the error of a damaged work directory says to do.
 DELETE_IT: Final = "delete the directory to start the search again"
-#: The raw bytes of a part are at most this share of the memory left: a
-#: position takes about 8-24 bytes in its layer's hash set and on the work
-#: stack, against 16 or 24 in the file (with duplicates), and the layer
-#: being expanded grows by the positions its own moves reach.  A part that
-#: does not fit after all is split again, its work so far undone.
-PART_SHARE: Final = 0.5
+#: The bytes of a part are at most this share of the memory left: a
+#: position of *b* bytes a record (1-8, or 16) takes its b bytes and a
+#: block head's share in the file (with the repeats its buffer's sort did
+#: not meet), and 1.3 to 2.7 times b in its layer's hash set (4 times while
+#: the set doubles), and the layer being expanded grows by the positions
+#: its own moves reach.  A part that does not fit after all is split
+#: again, its work so far undone.
+PART_SHARE: Final = 0.25
 
 #: Seconds between two manifests at least, by default: each one syncs the
 #: files that grew, and a search of small steps (some milliseconds each)
@@ -575,7 +577,8 @@ class DiskLayers:
         OSError
             If a read or write of the work directory fails otherwise.
         BakersDozenError
-            If a file of records ends inside a record (a damaged directory).
+            If a file of records ends inside a record, or holds a block head
+            or a record that no search writes (a damaged directory).
         KeyboardInterrupt
             (or whatever a signal handler or *progress* raised).
         """
@@ -638,7 +641,8 @@ class DiskLayers:
             raise OSError(search.errno, os.strerror(search.errno), self._dir)
         elif status == _layers.DAMAGED:
             raise BakersDozenError(
-                f"work_dir: {self._dir!r} is damaged: a file of records ends inside a record; "
+                f"work_dir: {self._dir!r} is damaged: a file of records ends inside a record "
+                f"or holds one that no search writes; "
                 f"{DELETE_IT}")
         done = search.counts()
         self.stats = dict(search.stats, peak_disk=done["peak_disk"], written=done["written"],

@@ -72,8 +72,8 @@ from bakersdozen._search cimport (
     now_seconds,
 )
 from bakersdozen._spill cimport (
-    RECORD_MAX, SP_ERROR, SP_FULL, SP_OK, Disk, Sink, read_full, sink_close, sink_put,
-    sink_write_out,
+    HEAD, RECORD_MAX, SP_ERROR, SP_FULL, SP_OK, Disk, Sink, read_full, records_close,
+    records_put, sink_close, sink_write_out,
 )
 
 cdef extern from "Python.h":
@@ -90,11 +90,13 @@ cdef enum:
     # Statuses of the disk search, beyond those of _search (ST_*)
     ST_DISK = 6                    # the disk budget would be passed, or the disk is full
     ST_IO_ERROR = 7                # the system refused a read or write (LayeredSearch.errno)
-    ST_DAMAGED = 8                 # a file of records ends inside a record
+    ST_DAMAGED = 8                 # a file of records ends inside a record, or holds
+                                   #   one no search writes
 
 #: The statuses of the disk search beyond those of :mod:`bakersdozen._search`:
 #: the disk budget or the disk is full; a read or write failed
-#: (``LayeredSearch.errno``); a file of records ends inside a record.
+#: (``LayeredSearch.errno``); a file of records ends inside a record, or
+#: holds one no search writes.
 DISK_FULL = ST_DISK
 IO_ERROR = ST_IO_ERROR
 DAMAGED = ST_DAMAGED
@@ -803,7 +805,7 @@ cdef class LayeredSearch:
                          const Enc* child) noexcept nogil:
         """Append position *child* of layer *ckey* (progress *cprog*, moved cards
         *cmoved*) to its progress value's file: -1, or a status."""
-        cdef uint64_t rec[3]
+        cdef uint64_t rec[2]
         cdef Sink* sk = &self.sinks[cprog]
         cdef int width = 1 if bd_popcount(cmoved) <= 31 else 2, st
         if sk.buf == NULL:
@@ -815,9 +817,9 @@ cdef class LayeredSearch:
                 return ST_OUT_OF_MEMORY
             sk.cap = self.sink_cap
             sk.len = 0
-        rec[0] = ckey | (WIDE if width == 2 else 0)
-        pack_moved(cmoved, width, child, &rec[1])
-        st = sink_put(&self.disk, sk, rec, 1 + width)
+        rec[1] = 0
+        pack_moved(cmoved, width, child, rec)
+        st = records_put(&self.disk, sk, ckey | (WIDE if width == 2 else 0), rec[0], rec[1])
         if st != SP_OK:
             return self.disk_status(st)
         if cprog > self.top_progress:
@@ -849,18 +851,21 @@ cdef class LayeredSearch:
         return -1
 
     cdef int read_records(self, FILE* f, int progress, Sink* parts, uint64_t nparts) noexcept nogil:
-        """Read a file of records (*f*, to its end): with *nparts* 0, add each
-        to its layer (of *progress*), made if new; else append each to
-        ``parts[k]``, *k* a hash of its layer key.  -1, or a status."""
-        cdef uint64_t have = 0, pos = 0, key, k
+        """Read a file of records (*f*, to its end; blocks, ``_spill.pxd``): with
+        *nparts* 0, add each record to its layer (of *progress*), made if new;
+        else add each to the buffer ``parts[k]``, *k* a hash of its layer key.
+        -1, or a status (:data:`DAMAGED` for a block cut short or a head that
+        no search writes)."""
+        cdef uint64_t have = 0, pos = 0, key = 0, k = 0, left = 0, head
+        cdef uint64_t rec[2]
         cdef long got
-        cdef int n, st
-        cdef int64_t li
+        cdef int sb = 0, st, top = 0
+        cdef int64_t li = -1
         cdef bint eof = False
         if self.chunk == NULL:
             if not self.charge(<int64_t>self.chunk_cap):
                 return ST_OUT_OF_MEMORY
-            self.chunk = <uint8_t*>malloc(self.chunk_cap)
+            self.chunk = <uint8_t*>malloc(self.chunk_cap + 8)   # a word read past a record
             if self.chunk == NULL:
                 self.bytes -= self.chunk_cap
                 return ST_OUT_OF_MEMORY
@@ -879,26 +884,56 @@ cdef class LayeredSearch:
                 if st >= 0:
                     return st
             if pos == have:
-                return -1
-            key = load_word(self.chunk + pos)
-            n = 24 if key & WIDE else 16
-            if have - pos < <uint64_t>n:
+                return ST_DAMAGED if left else -1
+            if left == 0:
+                # a block's head: its count, its layer key and bytes per record
+                if have - pos < HEAD:
+                    return ST_DAMAGED
+                left = load_word(self.chunk + pos)
+                head = load_word(self.chunk + pos + 8)
+                key = head & KEY_BITS
+                sb = <int>(head >> 56)
+                pos += HEAD
+                if left == 0 or not (1 <= sb <= 8 or sb == 16):
+                    return ST_DAMAGED
+                if nparts:
+                    if not self.mixed and key != self.first_key:
+                        if self.first_key == ~0ULL:
+                            self.first_key = key
+                        else:
+                            self.mixed = True
+                    k = ((mix(key ^ self.salt) >> 32) * nparts) >> 32
+                else:
+                    li = self.layer_of(key, progress)
+                    if li < 0:
+                        return ST_OUT_OF_MEMORY
+                    if self.layers[li].sbytes != sb:
+                        return ST_DAMAGED
+                    top = 2 * bd_popcount(self.layers[li].moved)
+                continue
+            if have - pos < <uint64_t>sb:
                 return ST_DAMAGED
+            if sb == 16:
+                rec[0] = load_word(self.chunk + pos)
+                rec[1] = load_word(self.chunk + pos + 8)
+            else:
+                rec[0] = load_word(self.chunk + pos) & (~0ULL >> (64 - 8 * sb))
+                rec[1] = 0
+            # a record as a search writes it: a wide one in use, a narrow one
+            # with its 1 above its bits in its last byte (and, in a layer, above
+            # the layer's moved cards)
+            if (rec[1] & USED == 0) if sb == 16 else (rec[0] >> (8 * sb - 8) == 0 or (
+                    nparts == 0 and rec[0] >> top != 1)):
+                return ST_DAMAGED
+            pos += <uint64_t>sb
+            left -= 1
             if nparts:
-                if not self.mixed and (key & ~WIDE) != self.first_key:
-                    if self.first_key == ~0ULL:
-                        self.first_key = key & ~WIDE
-                    else:
-                        self.mixed = True
-                k = ((mix((key & ~WIDE) ^ self.salt) >> 32) * nparts) >> 32
-                st = sink_put(&self.disk, &parts[k], <uint64_t*>(self.chunk + pos), n // 8)
+                st = records_put(&self.disk, &parts[k], key | (WIDE if sb == 16 else 0),
+                                 rec[0], rec[1])
                 if st != SP_OK:
                     return self.disk_status(st)
-            else:
-                li = self.layer_of(key & ~WIDE, progress)
-                if li < 0 or self.insert(&self.layers[li], <uint64_t*>(self.chunk + pos + 8)) < 0:
-                    return ST_OUT_OF_MEMORY
-            pos += <uint64_t>n
+            elif self.insert(&self.layers[li], rec) < 0:
+                return ST_OUT_OF_MEMORY
 
     cdef int expand_loaded(self) noexcept nogil:
         """Expand every layer in memory (all of one progress value, loaded from
@@ -1701,26 +1736,36 @@ cdef class LayeredSearch:
             self.sinks[p].path = <const char*>(<bytes>self.sink_paths[p])
         self.spill = True
         self.ran = True
-        # a sink buffer: 1/256 of the budget, 16 KiB to 1 MiB (a search writes
-        # to some 10-20 progress values at once); reads: 1/64, 64 KiB to 4 MiB
-        self.sink_cap = min(max(self.budget // 256, 16384), 1048576) & ~7ULL
+        # a sink buffer: 1/256 of the budget, 16 KiB to 32 MiB (a search writes
+        # to some 10-20 progress values at once; the larger the buffer, the
+        # longer its blocks and the more repeats its sort finds); reads: 1/64,
+        # 64 KiB to 4 MiB
+        self.sink_cap = min(max(self.budget // 256, 16384), 33554432) & ~7ULL
         self.chunk_cap = min(max(self.budget // 64, 65536), 4194304) & ~7ULL
         self.disk.budget = disk_budget
         self.disk.used = self.disk.peak = disk_used
 
     def root_record(self):
-        """The record of the position searched, as a file of progress 0 holds it (bytes)."""
+        """The position searched as a file of progress 0 holds it: a block of one record (bytes)."""
         cdef uint64_t rec[3]
         cdef uint64_t moved = self.moved_cards(self.root_key())
-        cdef int width = 1 if bd_popcount(moved) <= 31 else 2, col, h
+        cdef int width = 1 if bd_popcount(moved) <= 31 else 2, col, h, sb
+        cdef uint8_t block[HEAD + 16]
         cdef Enc e
         e.lo = e.hi = 0
         for col in range(self.root.ncols):
             for h in range(self.canon[col][self.root.height[col]], self.root.height[col]):
                 enc_set(&e, self.root.cols[col][h], card_suit(self.root.cols[col][h - 1]))
-        rec[0] = self.root_key() | (WIDE if width == 2 else 0)
-        pack_moved(moved, width, &e, &rec[1])
-        return (<char*>rec)[:8 * (1 + width)]
+        sb = 16 if width == 2 else (2 * bd_popcount(moved) + 8) // 8
+        rec[0] = 1
+        rec[1] = self.root_key() | ((<uint64_t>sb) << 56)
+        memcpy(block, rec, HEAD)
+        pack_moved(moved, width, &e, rec)
+        if width == 2:
+            memcpy(block + HEAD, rec, 16)
+        else:
+            put_le(block + HEAD, rec[0], sb)
+        return (<char*>block)[:HEAD + sb]
 
     def begin(self, *, double time_limit=0.0, unsigned long long max_nodes=0, progress=None):
         """Start the limits of a run of disk steps: *time_limit* seconds of wall
@@ -1859,7 +1904,7 @@ cdef class LayeredSearch:
                 fclose(f)
         for i in range(n):
             if st < 0:
-                st2 = sink_close(&self.disk, &parts[i])
+                st2 = records_close(&self.disk, &parts[i])
                 if st2 != SP_OK:
                     st = self.disk_status(st2)
             elif parts[i].f != NULL:
@@ -1896,7 +1941,7 @@ cdef class LayeredSearch:
         cdef int p, st = -1, st2
         for p in range(MAXPROGRESS + 1):
             if self.sinks[p].f != NULL or self.sinks[p].len:
-                st2 = sink_close(&self.disk, &self.sinks[p])
+                st2 = records_close(&self.disk, &self.sinks[p])
                 if st2 != SP_OK and st < 0:
                     st = self.disk_status(st2)
         if self.ksink.f != NULL or self.ksink.len:

@@ -67,7 +67,7 @@ __all__ = ["ParallelLayers", "FORMAT", "VERSION", "run_task", "is_parallel"]
 #: The manifest's ``format`` and ``version`` for a run in parallel tasks (the
 #: search of one process, :mod:`bakersdozen._disk`, has its own).
 FORMAT: Final = "bakersdozen layered search on disk, parallel tasks"
-VERSION: Final = 2
+VERSION: Final = 3
 
 _RECORDS = re.compile(r"p(\d{3})(\.t(\d{7})\.a[0-9a-f]{8}(\.b(\d{4}))?)?\.rec\Z")
 _KEPT = re.compile(r"k(\d{3})\.t(\d{7})\.a[0-9a-f]{8}\.rec\Z")
@@ -698,7 +698,8 @@ class ParallelLayers:
             raise OSError(result["errno"], os.strerror(result["errno"]), self._dir)
         elif st == _layers.DAMAGED:
             raise BakersDozenError(
-                f"work_dir: {self._dir!r} is damaged: a file of records ends inside a record; "
+                f"work_dir: {self._dir!r} is damaged: a file of records ends inside a record "
+                f"or holds one that no search writes; "
                 f"{_disk.DELETE_IT}")
         return st
 
