@@ -137,7 +137,8 @@ def read_manifest(directory: str, where: str, kind: tuple[str, int], position: A
     if found != kind:
         raise ArgumentError(
             f"{where} holds a run of format {found[0]!r} version {found[1]!r}; this "
-            f"version of bakersdozen reads {kind[0]!r} version {kind[1]}")
+            f"version of bakersdozen reads {kind[0]!r} version {kind[1]}: go on with the "
+            f"version that wrote it, or {DELETE_IT}")
     if manifest.get("checksum") != _checksum(manifest):
         raise ArgumentError(f"{where} is damaged: {MANIFEST} does not match its checksum "
                             f"(edited or corrupted since it was written); {DELETE_IT}")
