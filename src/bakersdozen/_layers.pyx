@@ -104,8 +104,9 @@ DAMAGED = ST_DAMAGED
 #: numbered by them.
 PROGRESS_VALUES = MAXPROGRESS + 1
 
-# Bit 63 of a record's first word (its layer key) on disk: a wide record
-# (two words follow, not one).  A layer key takes at most 55 bits.
+# Bit 63 of the layer key of an entry in a file's buffer (_spill.pxd): a
+# wide record (its two words are the record, not its first alone; on disk a
+# block's head says 16 bytes a record).  A layer key takes at most 55 bits.
 cdef uint64_t WIDE = 1ULL << 63
 
 # The mark of a two-word record's slot in use (bit 63 of its second word;
@@ -587,6 +588,31 @@ cdef class LayeredSearch:
             k |= (<uint64_t>self.canon[c][self.root.height[c]]) << self.pshift[c]
         return k
 
+    cdef bint key_ok(self, uint64_t lkey, int progress) noexcept nogil:
+        """Whether *lkey* is a key the search of this position may give a layer
+        (of *progress*; -1: of any): no bits past the last column's, each
+        foundation from the root's height to the top rank, each column's dealt
+        height one its top run of built cards allows, no card both home and
+        in its dealt place."""
+        cdef uint64_t home = 0, dealt = 0, f
+        cdef int p, c, d, last = self.root.ncols - 1
+        if lkey >> (self.pshift[last] + bd_popcount(self.pmask[last])):
+            return False
+        for p in range(4):
+            f = (lkey >> (4 * p)) & 15
+            if f < <uint64_t>self.root.found[p] or f > <uint64_t>self.root.ranks:
+                return False
+            home |= self.suit_upto[p][f]
+        for c in range(self.root.ncols):
+            d = self.dealt_left(lkey, c)
+            if d > self.root.height[c] or self.canon[c][d] != d:
+                return False
+            for p in range(d):
+                dealt |= bit(self.root.cols[c][p])
+        if home & dealt:
+            return False
+        return progress < 0 or self.progress_of(lkey) == <uint64_t>progress
+
     cdef uint64_t moved_cards(self, uint64_t lkey) noexcept nogil:
         """The cards of layer *lkey* that are neither home nor in their dealt place."""
         cdef uint64_t keep = 0
@@ -856,8 +882,10 @@ cdef class LayeredSearch:
         else add each to the buffer ``parts[k]``, *k* a hash of its layer key.
         -1, or a status (:data:`DAMAGED` for a block cut short or a head that
         no search writes)."""
-        cdef uint64_t have = 0, pos = 0, key = 0, k = 0, left = 0, head
+        cdef uint64_t have = 0, pos = 0, key = 0, k = 0, left = 0, head, m
         cdef uint64_t rec[2]
+        cdef uint64_t wmask[2]                   # the bits a wide record may hold
+        cdef int y
         cdef long got
         cdef int sb = 0, st, top = 0
         cdef int64_t li = -1
@@ -894,8 +922,13 @@ cdef class LayeredSearch:
                 key = head & KEY_BITS
                 sb = <int>(head >> 56)
                 pos += HEAD
-                if left == 0 or not (1 <= sb <= 8 or sb == 16):
+                if left == 0 or not (1 <= sb <= 8 or sb == 16) or \
+                        not self.key_ok(key, -1 if nparts else progress):
                     return ST_DAMAGED
+                # a wide record: the two bits of each card that may be moved,
+                # in a layer its moved cards' (all cards: 32-51 in 40 bits)
+                wmask[0] = ~0ULL
+                wmask[1] = (1ULL << 40) - 1
                 if nparts:
                     if not self.mixed and key != self.first_key:
                         if self.first_key == ~0ULL:
@@ -910,6 +943,13 @@ cdef class LayeredSearch:
                     if self.layers[li].sbytes != sb:
                         return ST_DAMAGED
                     top = 2 * bd_popcount(self.layers[li].moved)
+                    if sb == 16:
+                        wmask[0] = wmask[1] = 0
+                        m = self.layers[li].moved
+                        while m:
+                            y = bd_ctz(m)
+                            m &= m - 1
+                            wmask[y >> 5] |= 3ULL << (2 * (y & 31))
                 continue
             if have - pos < <uint64_t>sb:
                 return ST_DAMAGED
@@ -919,11 +959,15 @@ cdef class LayeredSearch:
             else:
                 rec[0] = load_word(self.chunk + pos) & (~0ULL >> (64 - 8 * sb))
                 rec[1] = 0
-            # a record as a search writes it: a wide one in use, a narrow one
-            # with its 1 above its bits in its last byte (and, in a layer, above
-            # the layer's moved cards)
-            if (rec[1] & USED == 0) if sb == 16 else (rec[0] >> (8 * sb - 8) == 0 or (
-                    nparts == 0 and rec[0] >> top != 1)):
+            # a record as a search writes it: a wide one in use, not marked
+            # done, with bits for the cards that may be moved alone; a narrow
+            # one with its 1 above its bits in its last byte (and, in a layer,
+            # above the layer's moved cards)
+            if sb == 16:
+                if (rec[1] & USED) == 0 or (rec[0] & ~wmask[0]) != 0 or \
+                        (rec[1] & ~(wmask[1] | USED)) != 0:
+                    return ST_DAMAGED
+            elif rec[0] >> (8 * sb - 8) == 0 or (nparts == 0 and rec[0] >> top != 1):
                 return ST_DAMAGED
             pos += <uint64_t>sb
             left -= 1
