@@ -397,6 +397,7 @@ cdef class LayeredSearch:
     cdef int pshift[MAXCOLS]       # where column c's dealt height sits in a layer key
     cdef uint64_t pmask[MAXCOLS]   # and its mask (as many bits as its greatest value needs)
     cdef uint64_t suit_upto[4][16] # cards of suit p of rank <= f
+    cdef uint64_t dealt_upto[MAXCOLS][MAXHEIGHT + 1]  # the first d cards dealt to column c
     cdef Layer* layers
     cdef uint64_t nlayers, layers_cap
     cdef int64_t* lmap             # layer key -> layer index + 1 (open addressing, lmap_cap slots)
@@ -524,6 +525,10 @@ cdef class LayeredSearch:
                 self.suit_upto[p][f] = self.suit_upto[p][f - 1]
                 if f <= 13:
                     self.suit_upto[p][f] |= bit(4 * (f - 1) + p)
+        for c in range(self.root.ncols):
+            self.dealt_upto[c][0] = 0
+            for f in range(1, self.root.height[c] + 1):
+                self.dealt_upto[c][f] = self.dealt_upto[c][f - 1] | bit(self.root.cols[c][f - 1])
         self.budget = <uint64_t>(memory_mb * 1048576.0)
         self.wlimit = max(self.budget // 128, 1024)
         self.bytes = self.peak_bytes = 0
@@ -607,8 +612,7 @@ cdef class LayeredSearch:
             d = self.dealt_left(lkey, c)
             if d > self.root.height[c] or self.canon[c][d] != d:
                 return False
-            for p in range(d):
-                dealt |= bit(self.root.cols[c][p])
+            dealt |= self.dealt_upto[c][d]
         if home & dealt:
             return False
         return progress < 0 or self.progress_of(lkey) == <uint64_t>progress
@@ -616,12 +620,11 @@ cdef class LayeredSearch:
     cdef uint64_t moved_cards(self, uint64_t lkey) noexcept nogil:
         """The cards of layer *lkey* that are neither home nor in their dealt place."""
         cdef uint64_t keep = 0
-        cdef int p, c, i
+        cdef int p, c
         for p in range(4):
             keep |= self.suit_upto[p][(lkey >> (4 * p)) & 15]
         for c in range(self.root.ncols):
-            for i in range(self.dealt_left(lkey, c)):
-                keep |= bit(self.root.cols[c][i])
+            keep |= self.dealt_upto[c][self.dealt_left(lkey, c)]
         return self.root.all_home & ~keep
 
     # -- memory ---------------------------------------------------------------
