@@ -171,15 +171,20 @@ cdef inline int sink_write_out(Disk* d, Sink* s) noexcept nogil:
     return st
 
 
-cdef inline int sink_close(Disk* d, Sink* s) noexcept nogil:
-    """Write out the buffer and close the file (its buffer is kept): an SP_ status."""
-    cdef int st = sink_write_out(d, s)
+cdef inline int sink_end(Disk* d, Sink* s, int st) noexcept nogil:
+    """Close the sink's file (its buffer is kept), after a write-out of status
+    *st*: that status, or the close's if it failed."""
     if s.f != NULL:
         if fclose(s.f) != 0 and st == SP_OK:
             d.err = errno
             st = SP_FULL if errno == ENOSPC or errno == EDQUOT else SP_ERROR
         s.f = NULL
     return st
+
+
+cdef inline int sink_close(Disk* d, Sink* s) noexcept nogil:
+    """Write out the buffer as it is and close the file: an SP_ status."""
+    return sink_end(d, s, sink_write_out(d, s))
 
 
 cdef inline long read_full(FILE* f, uint8_t* buf, uint64_t n) noexcept nogil:
@@ -272,11 +277,5 @@ cdef inline int records_put(Disk* d, Sink* s, uint64_t key, uint64_t w0, uint64_
 
 
 cdef inline int records_close(Disk* d, Sink* s) noexcept nogil:
-    """Write out the buffer as blocks and close the file (its buffer is kept): an SP_ status."""
-    cdef int st = records_write_out(d, s)
-    if s.f != NULL:
-        if fclose(s.f) != 0 and st == SP_OK:
-            d.err = errno
-            st = SP_FULL if errno == ENOSPC or errno == EDQUOT else SP_ERROR
-        s.f = NULL
-    return st
+    """Write out the buffer as blocks and close the file: an SP_ status."""
+    return sink_end(d, s, records_write_out(d, s))
