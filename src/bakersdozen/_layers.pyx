@@ -218,23 +218,29 @@ cdef inline bint any_blocked(const State* s, int free_rank) noexcept nogil:
     return False
 
 
+cdef inline void wide_mask(uint64_t m, uint64_t* mask) noexcept nogil:
+    """The bits a two-word record of the cards *m* may hold: the two bits of
+    each card of *m*, cards 0..31 in *mask[0]*, 32..51 in *mask[1]*."""
+    cdef int y
+    mask[0] = mask[1] = 0
+    while m:
+        y = bd_ctz(m)
+        m &= m - 1
+        mask[y >> 5] |= 3ULL << (2 * (y & 31))
+
+
 cdef inline void pack_moved(uint64_t m, int width, const Enc* e, uint64_t* rec) noexcept nogil:
     """The record of position *e* in a layer of moved cards *m* and *width*:
     the bits of the cards of *m* alone, whatever *e* holds for the others (a
     position rebuilt from a child, as the winning line's walk does, holds
     the supports of the cards that the move made moved cards)."""
-    cdef uint64_t v = 0, lo = 0, hi = 0
+    cdef uint64_t v = 0
+    cdef uint64_t mask[2]
     cdef int k = 0, y
     if width == 2:
-        while m:
-            y = bd_ctz(m)
-            m &= m - 1
-            if y < 32:
-                lo |= 3ULL << (2 * y)
-            else:
-                hi |= 3ULL << (2 * (y - 32))
-        rec[0] = e.lo & lo
-        rec[1] = (e.hi & hi) | USED
+        wide_mask(m, mask)
+        rec[0] = e.lo & mask[0]
+        rec[1] = (e.hi & mask[1]) | USED
         return
     while m:
         y = bd_ctz(m)
@@ -885,10 +891,9 @@ cdef class LayeredSearch:
         else add each to the buffer ``parts[k]``, *k* a hash of its layer key.
         -1, or a status (:data:`DAMAGED` for a block cut short or a head that
         no search writes)."""
-        cdef uint64_t have = 0, pos = 0, key = 0, k = 0, left = 0, head, m
+        cdef uint64_t have = 0, pos = 0, key = 0, k = 0, left = 0, head
         cdef uint64_t rec[2]
         cdef uint64_t wmask[2]                   # the bits a wide record may hold
-        cdef int y
         cdef long got
         cdef int sb = 0, st, top = 0
         cdef int64_t li = -1
@@ -947,12 +952,7 @@ cdef class LayeredSearch:
                         return ST_DAMAGED
                     top = 2 * bd_popcount(self.layers[li].moved)
                     if sb == 16:
-                        wmask[0] = wmask[1] = 0
-                        m = self.layers[li].moved
-                        while m:
-                            y = bd_ctz(m)
-                            m &= m - 1
-                            wmask[y >> 5] |= 3ULL << (2 * (y & 31))
+                        wide_mask(self.layers[li].moved, wmask)
                 continue
             if have - pos < <uint64_t>sb:
                 return ST_DAMAGED
