@@ -218,6 +218,17 @@ cdef inline bint any_blocked(const State* s, int free_rank) noexcept nogil:
     return False
 
 
+cdef inline int record_width(int k) noexcept nogil:
+    """Words per record of a layer with *k* moved cards: 1 up to 31, else 2."""
+    return 1 if k <= 31 else 2
+
+
+cdef inline int record_size(int k) noexcept nogil:
+    """Bytes per record of a layer with *k* moved cards: the 2k bits and the 1
+    above them in as few bytes as hold them, or 16 when two words."""
+    return (2 * k + 8) // 8 if k <= 31 else 16
+
+
 cdef inline void wide_mask(uint64_t m, uint64_t* mask) noexcept nogil:
     """The bits a two-word record of the cards *m* may hold: the two bits of
     each card of *m*, cards 0..31 in *mask[0]*, 32..51 in *mask[1]*."""
@@ -719,8 +730,8 @@ cdef class LayeredSearch:
         L.lkey = lkey
         L.moved = self.moved_cards(lkey)
         k = bd_popcount(L.moved)
-        L.width = 1 if k <= 31 else 2
-        L.sbytes = (2 * k + 8) // 8 if k <= 31 else 16    # 2k bits and the 1 above them
+        L.width = record_width(k)
+        L.sbytes = record_size(k)
         L.smask = ~0ULL if L.sbytes >= 8 else (1ULL << (8 * L.sbytes)) - 1
         L.done = (1ULL << (2 * k + 1)) if k <= 31 else (1ULL << 62)
         L.salt = mix(lkey ^ LAYER_SALT)
@@ -842,7 +853,7 @@ cdef class LayeredSearch:
         *cmoved*) to its progress value's file: -1, or a status."""
         cdef uint64_t rec[2]
         cdef Sink* sk = &self.sinks[cprog]
-        cdef int width = 1 if bd_popcount(cmoved) <= 31 else 2, st
+        cdef int width = record_width(bd_popcount(cmoved)), st
         if sk.buf == NULL:
             if not self.charge(<int64_t>self.sink_cap):
                 return ST_OUT_OF_MEMORY
@@ -1103,7 +1114,7 @@ cdef class LayeredSearch:
         cdef uint64_t m = self.moved_cards(lkey)
         keys[n] = lkey
         recs[2 * n + 1] = 0
-        pack_moved(m, 1 if bd_popcount(m) <= 31 else 2, e, &recs[2 * n])
+        pack_moved(m, record_width(bd_popcount(m)), e, &recs[2 * n])
         return n + 1
 
     cdef int add_origins(self, int y, uint64_t lkey, const Enc* e, int skip, int n,
@@ -1269,7 +1280,7 @@ cdef class LayeredSearch:
                         continue
                     # a predecessor stored before: the move that leads to the target
                     tmp.moved = self.moved_cards(bkey)
-                    tmp.width = 1 if bd_popcount(tmp.moved) <= 31 else 2
+                    tmp.width = record_width(bd_popcount(tmp.moved))
                     unpack(&tmp, &recs[2 * i], &pe)
                     memcpy(&p, &self.root, sizeof(State))
                     self.decode(bkey, &pe, &p)
@@ -1796,14 +1807,14 @@ cdef class LayeredSearch:
         """The position searched as a file of progress 0 holds it: a block of one record (bytes)."""
         cdef uint64_t rec[3]
         cdef uint64_t moved = self.moved_cards(self.root_key())
-        cdef int width = 1 if bd_popcount(moved) <= 31 else 2, col, h, sb
+        cdef int width = record_width(bd_popcount(moved)), col, h
+        cdef int sb = record_size(bd_popcount(moved))
         cdef uint8_t block[HEAD + 16]
         cdef Enc e
         e.lo = e.hi = 0
         for col in range(self.root.ncols):
             for h in range(self.canon[col][self.root.height[col]], self.root.height[col]):
                 enc_set(&e, self.root.cols[col][h], card_suit(self.root.cols[col][h - 1]))
-        sb = 16 if width == 2 else (2 * bd_popcount(moved) + 8) // 8
         rec[0] = 1
         rec[1] = self.root_key() | ((<uint64_t>sb) << 56)
         memcpy(block, rec, HEAD)
