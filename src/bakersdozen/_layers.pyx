@@ -682,13 +682,14 @@ cdef class LayeredSearch:
         # a new layer: room in the arrays first
         if (self.nlayers + 1) * 2 > self.lmap_cap:
             ncap = self.lmap_cap * 2
-            if not self.charge(<int64_t>(ncap * 16) - <int64_t>(self.lmap_cap * 16)):
+            if not self.charge(<int64_t>(ncap * 16)):    # the old arrays are held too, till moved
                 return -1
             nmap = <int64_t*>malloc(ncap * sizeof(int64_t))
             nkeys = <uint64_t*>malloc(ncap * sizeof(uint64_t))
             if nmap == NULL or nkeys == NULL:
                 free(nmap)
                 free(nkeys)
+                self.bytes -= ncap * 16
                 return -1
             memset(nmap, 0, ncap * sizeof(int64_t))
             for i in range(self.lmap_cap):
@@ -700,6 +701,7 @@ cdef class LayeredSearch:
                     nkeys[j] = self.lmap_keys[i]
             free(self.lmap)
             free(self.lmap_keys)
+            self.bytes -= self.lmap_cap * 16
             self.lmap = nmap
             self.lmap_keys = nkeys
             self.lmap_cap = ncap
@@ -756,11 +758,13 @@ cdef class LayeredSearch:
         cdef uint8_t* slot
         if (L.n + 1) * 4 > L.cap * 3:
             ncap = 2 * L.cap if L.cap else 16
-            if not self.charge(<int64_t>((ncap - L.cap) * sb + (0 if L.cap else 8))):
+            # the old table and the new are both held while the records move:
+            # the new one is charged whole, and the old one let go after
+            if not self.charge(<int64_t>(ncap * sb + 8)):
                 return -1
             ntab = <uint8_t*>malloc(ncap * sb + 8)
             if ntab == NULL:
-                self.bytes -= (ncap - L.cap) * sb + (0 if L.cap else 8)
+                self.bytes -= ncap * sb + 8
                 return -1
             memset(ntab, 0, ncap * sb + 8)
             for i in range(L.cap):
@@ -780,6 +784,8 @@ cdef class LayeredSearch:
                         while load_word(&ntab[k * sb]) & L.smask:
                             k = (k + 1) & (ncap - 1)
                         store_slot(&ntab[k * sb], x, L.smask)
+            if L.cap:
+                self.bytes -= L.cap * sb + 8
             free(L.tab)
             L.tab = ntab
             L.cap = ncap
