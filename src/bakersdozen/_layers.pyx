@@ -144,6 +144,12 @@ cdef struct Layer:
     int sbytes         # bytes per slot: 1..8 (width 1), 16 (width 2)
 
 
+cdef inline uint64_t table_bytes(uint64_t cap, int sbytes) noexcept nogil:
+    """The bytes of a layer's table of *cap* slots of *sbytes* bytes: the slots
+    and 8 bytes of padding (a word read past the last slot); 0 with no slots."""
+    return cap * <uint64_t>sbytes + 8 if cap else 0
+
+
 # Each layer hashes its records xor a salt of its own, a hash of its key.
 # A move that only changes the layer key (a card still in its dealt place
 # played to a foundation) leaves the record as it was, so a layer expanded in
@@ -752,7 +758,7 @@ cdef class LayeredSearch:
         """Add the record *rec* to layer *L*, with its done mark if *mark*: 1 if
         new, 0 if there already, -1 out of memory.  Marks are not compared."""
         cdef int sb = L.sbytes
-        cdef uint64_t mask, j, i, k, ncap, x, unmarked = ~L.done
+        cdef uint64_t mask, j, i, k, ncap, nbytes, x, unmarked = ~L.done
         cdef uint64_t old[2]
         cdef uint8_t* ntab
         cdef uint8_t* slot
@@ -760,13 +766,14 @@ cdef class LayeredSearch:
             ncap = 2 * L.cap if L.cap else 16
             # the old table and the new are both held while the records move:
             # the new one is charged whole, and the old one let go after
-            if not self.charge(<int64_t>(ncap * sb + 8)):
+            nbytes = table_bytes(ncap, sb)
+            if not self.charge(<int64_t>nbytes):
                 return -1
-            ntab = <uint8_t*>malloc(ncap * sb + 8)
+            ntab = <uint8_t*>malloc(nbytes)
             if ntab == NULL:
-                self.bytes -= ncap * sb + 8
+                self.bytes -= nbytes
                 return -1
-            memset(ntab, 0, ncap * sb + 8)
+            memset(ntab, 0, nbytes)
             for i in range(L.cap):
                 slot = &L.tab[i * sb]
                 if sb == 16:
@@ -784,8 +791,7 @@ cdef class LayeredSearch:
                         while load_word(&ntab[k * sb]) & L.smask:
                             k = (k + 1) & (ncap - 1)
                         store_slot(&ntab[k * sb], x, L.smask)
-            if L.cap:
-                self.bytes -= L.cap * sb + 8
+            self.bytes -= table_bytes(L.cap, sb)
             free(L.tab)
             L.tab = ntab
             L.cap = ncap
@@ -843,7 +849,7 @@ cdef class LayeredSearch:
 
     cdef void release(self, Layer* L) noexcept nogil:
         """Free a layer whose positions have all been expanded."""
-        self.bytes -= L.cap * L.sbytes + (8 if L.cap else 0)
+        self.bytes -= table_bytes(L.cap, L.sbytes)
         self.live -= L.n
         if L.n > self.largest:
             self.largest = L.n
@@ -1990,7 +1996,7 @@ cdef class LayeredSearch:
         cdef uint64_t i
         for i in range(self.nlayers):
             if self.layers[i].tab != NULL:
-                self.bytes -= self.layers[i].cap * self.layers[i].sbytes + 8
+                self.bytes -= table_bytes(self.layers[i].cap, self.layers[i].sbytes)
                 free(self.layers[i].tab)
                 self.layers[i].tab = NULL
                 self.layers[i].cap = 0
