@@ -59,7 +59,7 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.errno cimport errno
 from libc.string cimport memcpy, memmove, memset
-from libc.stdio cimport FILE, SEEK_END, SEEK_SET, fclose, fopen, fread, fseek, ftell
+from libc.stdio cimport FILE, SEEK_END, SEEK_SET, _IONBF, fclose, fopen, fread, fseek, ftell, setvbuf
 
 from bakersdozen._position cimport (
     BUILD_ANY, EMPTY_KINGS, FOUND_SUIT, MAXCOLS, MAXHEIGHT, MAXMOVES, NCARDS, NO_COLUMN,
@@ -329,6 +329,13 @@ cdef enum:
     # each from one of five places (on one of the four cards one rank higher,
     # or its dealt place).
     MAXPRED = 96
+    # Bytes of a kept file that one read takes, walking it backward: a
+    # block's records in pieces of BACK_PIECE (one read per piece, not one
+    # per record), and a block's trailer in a piece of BACK_SKIP, which
+    # holds the trailers of the small blocks before it and does not read
+    # much of a large block that the walk skips.
+    BACK_PIECE = 1 << 22
+    BACK_SKIP = 1 << 16
 
 
 # A kept stream read backward: a file (f) through a buffer of the bytes
@@ -342,23 +349,25 @@ cdef struct Back:
     uint64_t hi
 
 
-cdef const uint8_t* back_get(Back* r, uint64_t a, uint64_t n) noexcept nogil:
+cdef const uint8_t* back_get(Back* r, uint64_t a, uint64_t n, uint64_t piece) noexcept nogil:
     """The bytes [a, a + n) of the stream, or NULL (a failed read, out of memory).
-    A file is read in pieces of ``cap`` bytes that end where the bytes asked
-    for end: a backward walk finds the next ones there."""
+    A file is read in pieces of *piece* bytes (*n* if more) that end where
+    the bytes asked for end: a backward walk finds the next ones there."""
     cdef uint64_t start, end = a + n
     cdef uint8_t* nbuf
     if r.f == NULL:
         return r.mem + a
     if a >= r.lo and end <= r.hi:
         return r.buf + (a - r.lo)
-    if n > r.cap:
-        nbuf = <uint8_t*>realloc(r.buf, n)
+    if n > piece:
+        piece = n
+    if piece > r.cap:
+        nbuf = <uint8_t*>realloc(r.buf, piece)
         if nbuf == NULL:
             return NULL
         r.buf = nbuf
-        r.cap = n
-    start = end - r.cap if end > r.cap else 0
+        r.cap = piece
+    start = end - piece if end > piece else 0
     if fseek(r.f, <long>start, SEEK_SET) != 0:
         return NULL
     if fread(r.buf, 1, end - start, r.f) != end - start:
@@ -1194,6 +1203,11 @@ cdef class LayeredSearch:
         cdef int seg, nseg, bsb = 0, ncand = 0, i, j, k, n, src, y, col, h
         cdef bint found, wanted, first
         memset(&r, 0, sizeof(Back))
+        if paths:
+            r.buf = <uint8_t*>malloc(BACK_PIECE)
+            if r.buf == NULL:
+                raise MemoryError("cannot allocate the buffer to read the kept files")
+            r.cap = BACK_PIECE
         line = []
         best_move = None
         # the root, and the won position with its last move
@@ -1247,7 +1261,10 @@ cdef class LayeredSearch:
                             return None
                         if paths:
                             r.f = fopen(<bytes>paths[seg], "rb")
-                            if r.f == NULL or fseek(r.f, 0, SEEK_END) != 0:
+                            if r.f == NULL:
+                                return None
+                            setvbuf(r.f, NULL, _IONBF, 0)  # pieces go straight to r.buf
+                            if fseek(r.f, 0, SEEK_END) != 0:
                                 return None
                             pos = <uint64_t>ftell(r.f)
                             r.lo = r.hi = 0
@@ -1257,7 +1274,7 @@ cdef class LayeredSearch:
                         continue
                     if pos < 16:
                         return None
-                    q = back_get(&r, pos - 16, 16)
+                    q = back_get(&r, pos - 16, 16, BACK_SKIP)
                     if q == NULL:
                         return None
                     count = get_le(q, 8)
@@ -1276,7 +1293,7 @@ cdef class LayeredSearch:
                             break
                     bj = count if wanted else 0
                 bj -= 1
-                q = back_get(&r, bstart + bj * <uint64_t>bsb, <uint64_t>bsb)
+                q = back_get(&r, bstart + bj * <uint64_t>bsb, <uint64_t>bsb, BACK_PIECE)
                 if q == NULL:
                     return None
                 e0 = get_le(q, 8 if bsb == 16 else bsb)
