@@ -356,6 +356,42 @@ def test_a_winnable_position_killed_then_resumed_gets_its_line(tmp_path: Path) -
     assert manifest(tmp_path)["line"]
 
 
+class _InterruptedAsTheTraceReturns:
+    """The engine's search, but a Ctrl-C comes just as its trace of a line
+    returns (Python runs the signal handler after the call: the line it
+    returned is lost to the caller)."""
+
+    def __init__(self, search: _layers.LayeredSearch) -> None:
+        object.__setattr__(self, "_inner", search)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        setattr(self._inner, name, value)
+
+    def trace(self, paths: list[bytes]) -> object:
+        self._inner.trace(paths)
+        raise KeyboardInterrupt
+
+
+def test_a_ctrl_c_as_the_line_is_traced_keeps_the_win(tmp_path: Path) -> None:
+    # the trace of a hard deal's line reads every kept file back: a Ctrl-C
+    # meanwhile waits for it, and then must not throw the win away
+    deal = Deal.from_text(WIDE_BOARD)
+    search = _disk.DiskLayers(_engine_args(deal), memory_mb=4, work_dir=tmp_path)
+    search._search = _InterruptedAsTheTraceReturns(search._search)  # type: ignore[assignment]
+    with pytest.raises(KeyboardInterrupt):
+        search.run()
+    kept = manifest(tmp_path)
+    assert kept["state"] == "solved" and kept["line"]
+    assert os.listdir(tmp_path) == [_disk.MANIFEST]
+    assert_raw_line_wins(deal, [tuple(m) for m in kept["line"]])  # type: ignore[union-attr]
+    with refusing_default_search():
+        again = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, resume=True)
+    assert again.verdict is Verdict.SOLVED and check(deal, again.moves).won
+
+
 # -- the disk budget -----------------------------------------------------------------
 
 def test_disk_budget_stops_with_reason_disk(tmp_path: Path) -> None:

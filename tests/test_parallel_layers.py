@@ -200,6 +200,70 @@ def test_an_exception_from_progress_stops_the_tasks_and_keeps_the_committed(
     assert_same(memory, in_parallel(deal, tmp_path, 2, memory_mb=4, resume=True))
 
 
+def _slow_trace(started: threading.Event, until: float | None = None,
+                seconds: float = 0.0) -> object:
+    """A task's trace of its line that says when it starts and then takes
+    its time (*seconds*, or until ``time.time()`` passes *until*), as the
+    trace of a hard deal's line, which reads all its kept files, does."""
+    real = _parallel._trace
+
+    def trace(search: _layers.LayeredSearch, directory: str, kept: list[str]) -> object:
+        started.set()
+        time.sleep(seconds)
+        while until is not None and time.time() < until:
+            time.sleep(0.02)
+        return real(search, directory, kept)
+
+    return trace
+
+
+def test_a_win_that_comes_after_the_run_stopped_is_kept(tmp_path: Path) -> None:
+    # a task that won traces its line on past the time limit, while the
+    # tasks beside it stop there: the driver takes the win when it comes
+    # (it used to count it among the stopped tasks' work and report the limit)
+    deal = reduced_deal(random.Random(4129516530), 5, 7, 2)
+    (status, _nodes, _stored), _stats = in_parallel(deal, tmp_path / "a", 2)
+    assert status == _search.SOLVED
+    line = manifest(tmp_path / "a")["line"]
+    search = _parallel.ParallelLayers(_engine_args(deal), memory_mb=MEMORY_MB,
+                                      work_dir=tmp_path / "b", jobs=2)
+    search._state = json.loads(json.dumps(search._manifest))  # as run() begins
+    task = {"id": 1, "kind": "expand", "progress": 0, "inputs": []}
+    counts = {k: 0 for k in search._manifest["counts"]}  # type: ignore[union-attr]
+    won = {"id": task["id"], "status": _search.SOLVED, "outputs": {}, "counts": counts,
+           "mixed": False, "errno": 0, "line": line}
+    assert search._settle(task, won, _search.TIME_LIMIT) == _search.SOLVED
+    assert [list(m) for m in search._line] == line
+    # and once the run is won, a second win changes nothing
+    assert search._settle(task, dict(won, line=[]), _search.SOLVED) == -1
+    assert [list(m) for m in search._line] == line
+
+
+def test_a_ctrl_c_while_a_task_traces_its_line_keeps_the_win(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    deal = reduced_deal(random.Random(4129516530), 5, 7, 2)
+    started = threading.Event()
+    monkeypatch.setattr(_parallel, "_trace", _slow_trace(started, seconds=1.0))
+
+    def progress(nodes: int, held: int) -> None:
+        if started.is_set():
+            raise KeyboardInterrupt
+
+    search = _parallel.ParallelLayers(_engine_args(deal), memory_mb=MEMORY_MB,
+                                      work_dir=tmp_path, jobs=2)
+    search.part_bytes = 64
+    with pytest.raises(KeyboardInterrupt):
+        search.run(progress=progress)
+    kept = manifest(tmp_path)
+    assert kept["state"] == "solved" and kept["line"]
+    assert os.listdir(tmp_path) == [_disk.MANIFEST]
+    again = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, resume=True,
+                  jobs=2)
+    assert again.verdict is Verdict.SOLVED and check(deal, again.moves).won
+    assert [list(m) for m in kept["line"]] == [  # type: ignore[union-attr]
+        list(m) for m in search.run()[1]]
+
+
 def test_a_task_that_ends_as_the_cluster_is_told_to_stop_leaves_no_files(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # On a cluster (an executor of our own: the tasks look for the stop

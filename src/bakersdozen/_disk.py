@@ -581,7 +581,11 @@ class DiskLayers:
             If a file of records ends inside a record, or holds a block head
             or a record that no search writes (a damaged directory).
         KeyboardInterrupt
-            (or whatever a signal handler or *progress* raised).
+            (or whatever a signal handler or *progress* raised).  The steps
+            done are kept for a resume; so is a won position's line, when
+            the interruption comes after it was traced (a resume then gives
+            the win at once).  The trace itself, one backward read of the
+            kept files, runs to its end whatever the limits.
         """
         with self._lock:  # held since the search was made, or taken again
             return self._run(time_limit=time_limit, max_nodes=max_nodes, seed=seed,
@@ -618,10 +622,15 @@ class DiskLayers:
                 status, line = self._line()
         except BaseException:
             # Ctrl-C, or what the progress callable raised: the steps done
-            # since the last manifest are kept (a step only ever stops whole)
+            # since the last manifest are kept (a step only ever stops whole),
+            # and a line traced is kept as the outcome (a resume gives it)
             search.drop_buffers()
             try:
-                self._checkpoint()
+                traced = search.traced
+                if traced is not None:
+                    self._finish(_search.SOLVED, list(traced), self._kept_bytes())
+                else:
+                    self._checkpoint()
             except OSError:
                 pass
             raise

@@ -477,6 +477,7 @@ cdef class LayeredSearch:
     cdef uint64_t klen, kcap
     cdef Sink ksink                # on disk: the kept file of the progress being expanded
     cdef object kept_paths         # the bytes objects of the kept files' names, by progress
+    cdef object traced_line        # the line trace() returned last, None before (or none found)
     cdef uint64_t kcount           # positions in the block being written
     cdef uint64_t kkey             # and its layer key
     cdef int ksbytes               # and its bytes per position
@@ -1379,7 +1380,18 @@ cdef class LayeredSearch:
         a list of ``(card, source, target)`` moves, or None if the files give none."""
         if not all(isinstance(x, bytes) for x in paths):
             raise ValueError("paths must be bytes objects")
-        return self.walk(list(paths))
+        # kept before it is returned: a signal that arrives as the call
+        # returns cannot take it (:attr:`traced`)
+        self.traced_line = self.walk(list(paths))
+        return self.traced_line
+
+    @property
+    def traced(self):
+        """The line the last :meth:`trace` since :meth:`begin` found (a list
+        of ``(card, source, target)`` moves), or None.  A caller that a
+        Ctrl-C or other signal interrupts as the trace returns finds the
+        line here, and keeps the win."""
+        return self.traced_line
 
     def keep_to(self, paths):
         """Write the kept stream of a disk search to files: *paths* (bytes) names
@@ -1866,6 +1878,7 @@ cdef class LayeredSearch:
         self.deadline = start + time_limit if time_limit > 0 else 0.0
         self.next_signal_check = start + 0.02
         self.next_progress = start + PROGRESS_SECONDS
+        self.traced_line = None
         self.take_progress(progress)
 
     def end(self):

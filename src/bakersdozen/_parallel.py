@@ -636,7 +636,9 @@ class ParallelLayers:
                     if future.cancelled():
                         continue
                     st = self._settle(task, future.result(), stop)
-                    if st >= 0 and stop < 0:
+                    if st >= 0 and (stop < 0 or st == _search.SOLVED):
+                        # the first stop, or a win that a task traced on
+                        # after the run stopped (at its time limit, say)
                         stop = st
                         halt()  # the tasks told first, the sweep after: see _tell_stop
                         if st == _search.SOLVED:
@@ -653,15 +655,26 @@ class ParallelLayers:
                     self._checkpoint({t["id"] for t in running.values()})
         except BaseException:
             # Ctrl-C, what the progress callable or a task raised: the
-            # tasks committed are kept, the others stopped (in this process)
+            # tasks committed are kept, the others stopped (in this process);
+            # a task that won, tracing its line meanwhile, is waited for and
+            # its win kept as the outcome (a resume gives it)
             halt()
+            won = False
             if control is not None:
                 wait(list(running))
+                for future, task in running.items():
+                    if stop != _search.SOLVED and not won and not future.cancelled() \
+                            and future.exception() is None \
+                            and future.result()["status"] == _search.SOLVED:
+                        won = self._settle(task, future.result(), stop) == _search.SOLVED
                 running.clear()
             for future in running:  # on a cluster: not waited for
                 future.cancel()
             try:
-                self._checkpoint({t["id"] for t in running.values()}, force=True)
+                if won:
+                    self._finish(_search.SOLVED, set())
+                else:
+                    self._checkpoint({t["id"] for t in running.values()}, force=True)
             except OSError:
                 pass
             raise
@@ -686,7 +699,7 @@ class ParallelLayers:
             return -1 if stop == _search.SOLVED else self._commit(task, result)
         if st == _search.OUT_OF_MEMORY and stop < 0 and self._resplit(task):
             return -1  # done again in parts, as if never begun
-        if st == _search.SOLVED and stop < 0:
+        if st == _search.SOLVED and stop != _search.SOLVED:  # a win is kept, come when it may
             self._add_counts(result["counts"])
             self._line = [(int(m[0]), int(m[1]), int(m[2])) for m in result.get("line", [])]
             return st
