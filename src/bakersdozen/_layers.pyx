@@ -336,6 +336,8 @@ cdef enum:
     # much of a large block that the walk skips.
     BACK_PIECE = 1 << 22
     BACK_SKIP = 1 << 16
+    # Bytes of a slot of the layer map: its layer index (lmap) and key (lmap_keys).
+    LMAP_SLOT = 16
 
 
 # A kept stream read backward: a file (f) through a buffer of the bytes
@@ -578,7 +580,7 @@ cdef class LayeredSearch:
         if self.layers == NULL or self.lmap == NULL or self.lmap_keys == NULL:
             raise MemoryError("cannot allocate the layered search's first arrays")
         memset(self.lmap, 0, self.lmap_cap * sizeof(int64_t))
-        self.bytes = self.layers_cap * sizeof(Layer) + self.lmap_cap * 16
+        self.bytes = self.layers_cap * sizeof(Layer) + self.lmap_cap * LMAP_SLOT
         self.layers_fn = NULL
         self.layers_ref = None
         self.most_progress = 0
@@ -698,14 +700,14 @@ cdef class LayeredSearch:
         # a new layer: room in the arrays first
         if (self.nlayers + 1) * 2 > self.lmap_cap:
             ncap = self.lmap_cap * 2
-            if not self.charge(<int64_t>(ncap * 16)):    # the old arrays are held too, till moved
+            if not self.charge(<int64_t>(ncap * LMAP_SLOT)):    # the old arrays are held too, till moved
                 return -1
             nmap = <int64_t*>malloc(ncap * sizeof(int64_t))
             nkeys = <uint64_t*>malloc(ncap * sizeof(uint64_t))
             if nmap == NULL or nkeys == NULL:
                 free(nmap)
                 free(nkeys)
-                self.bytes -= ncap * 16
+                self.bytes -= ncap * LMAP_SLOT
                 return -1
             memset(nmap, 0, ncap * sizeof(int64_t))
             for i in range(self.lmap_cap):
@@ -717,7 +719,7 @@ cdef class LayeredSearch:
                     nkeys[j] = self.lmap_keys[i]
             free(self.lmap)
             free(self.lmap_keys)
-            self.bytes -= self.lmap_cap * 16
+            self.bytes -= self.lmap_cap * LMAP_SLOT
             self.lmap = nmap
             self.lmap_keys = nkeys
             self.lmap_cap = ncap
