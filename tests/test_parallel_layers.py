@@ -239,24 +239,43 @@ def test_a_win_that_comes_after_the_run_stopped_is_kept(tmp_path: Path) -> None:
     assert [list(m) for m in search._line] == line
 
 
+@pytest.mark.parametrize("cluster", [False, True])
 def test_a_ctrl_c_while_a_task_traces_its_line_keeps_the_win(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cluster: bool) -> None:
+    # in this process the driver waits for every task; on a cluster (an
+    # executor of our own) for the task whose won file says it traces, which
+    # here outlasts the wait the driver gives the others
     deal = reduced_deal(random.Random(4129516530), 5, 7, 2)
     started = threading.Event()
-    monkeypatch.setattr(_parallel, "_trace", _slow_trace(started, seconds=1.0))
+    seen: list[list[str]] = []
+    real = _slow_trace(started, seconds=1.0)
+
+    def trace(search: _layers.LayeredSearch, directory: str, kept: list[str]) -> object:
+        seen.append(sorted(n for n in os.listdir(directory) if n.startswith("won.")))
+        return real(search, directory, kept)
+
+    monkeypatch.setattr(_parallel, "_trace", trace)
+    monkeypatch.setattr(_parallel, "DRAIN_SECONDS", 0.05)
 
     def progress(nodes: int, held: int) -> None:
         if started.is_set():
             raise KeyboardInterrupt
 
-    search = _parallel.ParallelLayers(_engine_args(deal), memory_mb=MEMORY_MB,
-                                      work_dir=tmp_path, jobs=2)
-    search.part_bytes = 64
-    with pytest.raises(KeyboardInterrupt):
-        search.run(progress=progress)
+    with ThreadPoolExecutor(2) as pool:
+        search = _parallel.ParallelLayers(_engine_args(deal), memory_mb=MEMORY_MB,
+                                          work_dir=tmp_path, jobs=2,
+                                          executor=pool if cluster else None)
+        search.part_bytes = 64
+        with pytest.raises(KeyboardInterrupt):
+            search.run(progress=progress)
+    # a task on a cluster says that it traces; one in this process need not
+    assert len(seen) == 1 and len(seen[0]) == (1 if cluster else 0)
     kept = manifest(tmp_path)
     assert kept["state"] == "solved" and kept["line"]
-    assert os.listdir(tmp_path) == [_disk.MANIFEST]
+    # the files of records and the won file deleted (a stopped cluster run's
+    # directory says that it stopped)
+    assert set(os.listdir(tmp_path)) == {_disk.MANIFEST} | (
+        {_parallel.STOP_FILE} if cluster else set())
     again = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, resume=True,
                   jobs=2)
     assert again.verdict is Verdict.SOLVED and check(deal, again.moves).won

@@ -71,6 +71,7 @@ VERSION: Final = 3
 
 _RECORDS = re.compile(r"p(\d{3})(\.t(\d{7})\.a[0-9a-f]{8}(\.b(\d{4}))?)?\.rec\Z")
 _KEPT = re.compile(r"k(\d{3})\.t(\d{7})\.a[0-9a-f]{8}\.rec\Z")
+_WON = re.compile(r"won\.t(\d{7})\Z")
 #: Bytes of records of one progress value below which it is expanded by one
 #: task, unsplit (if it fits the memory): splitting costs a pass over them
 #: and files, and a small progress value is done in a moment anyway.
@@ -116,6 +117,14 @@ def output_file(progress: int, task: int, attempt: str, part: int | None = None)
     return f"p{progress:03d}.t{task:07d}.a{attempt}{tail}.rec"
 
 
+def won_file(task: int) -> str:
+    """The name of the file by which task *task* on a cluster says that it
+    reached a won position and is tracing its line: the driver, stopped,
+    waits for it beyond :data:`DRAIN_SECONDS` (the trace of a hard deal
+    reads all its kept files, for minutes)."""
+    return f"won.t{task:07d}"
+
+
 def kept_output_file(progress: int, task: int, attempt: str) -> str:
     """The name of the kept records task *task* (attempt *attempt*) writes."""
     return f"k{progress:03d}.t{task:07d}.a{attempt}.rec"
@@ -126,14 +135,18 @@ def _progress_of(name: str) -> int:
 
 
 def _ours(name: str) -> bool:
-    """Whether *name* is a file of records or kept records of this search."""
-    return bool(_RECORDS.match(name) or _KEPT.match(name))
+    """Whether *name* is a file of records or kept records of this search,
+    or a task's :func:`won_file`."""
+    return bool(_RECORDS.match(name) or _KEPT.match(name) or _WON.match(name))
 
 
 def _task_of(name: str) -> int | None:
     kept = _KEPT.match(name)
     if kept is not None:
         return int(kept.group(2))
+    won = _WON.match(name)
+    if won is not None:
+        return int(won.group(1))
     found = _RECORDS.match(name)
     return None if found is None or found.group(3) is None else int(found.group(3))
 
@@ -174,7 +187,8 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
         its nodes and bytes so far.  None (on a cluster): the task looks
         for :data:`STOP_FILE` in the work directory instead, every
         :data:`STOP_LOOK_SECONDS` while it runs and once when it is done,
-        and stops (status -2, its files deleted) when it is there.
+        and stops (status -2, its files deleted) when it is there; and
+        it makes :func:`won_file` before it traces a win's line.
 
     Returns
     -------
@@ -253,6 +267,8 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
             if st < 0:
                 st = search.close_files()
             elif st == _search.SOLVED and keep:
+                if control is None:
+                    _say_won(directory, ident)
                 line = _trace(search, directory, list(task.get("kept", [])) + mine)
         finally:
             search.end()
@@ -273,6 +289,16 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
         control.live.pop(ident, None)
     return _result(ident, st, search, outputs, task["kind"] == "split" and not search.one_layer,
                    line)
+
+
+def _say_won(directory: str, ident: int) -> None:
+    """Make :func:`won_file` of task *ident* (nothing if the disk refuses:
+    the driver then waits for the task no longer than for any other)."""
+    try:
+        with open(os.path.join(directory, won_file(ident)), "wb"):
+            pass
+    except OSError:
+        pass
 
 
 def _trace(search: _layers.LayeredSearch, directory: str, kept: list[str]) -> list[list[int]]:
@@ -643,7 +669,8 @@ class ParallelLayers:
                         halt()  # the tasks told first, the sweep after: see _tell_stop
                         if st == _search.SOLVED:
                             self._finish(st, {t["id"] for t in running.values()})
-                if stop >= 0 and control is None and time.monotonic() >= drain_until:
+                if stop >= 0 and control is None and time.monotonic() >= drain_until \
+                        and not self._tracing(running):
                     break  # tasks on a cluster are waited for a while, not for ever
                 now = time.monotonic()
                 if progress is not None and now >= next_report:
@@ -660,14 +687,16 @@ class ParallelLayers:
             # its win kept as the outcome (a resume gives it)
             halt()
             won = False
-            if control is not None:
-                wait(list(running))
-                for future, task in running.items():
-                    if stop != _search.SOLVED and not won and not future.cancelled() \
-                            and future.exception() is None \
-                            and future.result()["status"] == _search.SOLVED:
-                        won = self._settle(task, future.result(), stop) == _search.SOLVED
-                running.clear()
+            # in this process every task is waited for; on a cluster those
+            # tracing a win (a second Ctrl-C gives up the wait)
+            waited = list(running) if control is not None else self._tracing(running)
+            wait(waited)
+            for future in waited:
+                task = running.pop(future)
+                if stop != _search.SOLVED and not won and not future.cancelled() \
+                        and future.exception() is None \
+                        and future.result()["status"] == _search.SOLVED:
+                    won = self._settle(task, future.result(), stop) == _search.SOLVED
             for future in running:  # on a cluster: not waited for
                 future.cancel()
             try:
@@ -690,6 +719,13 @@ class ParallelLayers:
             if stop != _layers.DISK_FULL:
                 raise
         return stop
+
+    def _tracing(self, running: dict[Future[dict[str, Any]], dict[str, Any]]
+                 ) -> list[Future[dict[str, Any]]]:
+        """The running tasks on a cluster that reached a won position and trace
+        its line (their :func:`won_file` is there)."""
+        return [future for future, task in running.items()
+                if os.path.exists(self._path(won_file(int(task["id"]))))]
 
     def _settle(self, task: dict[str, Any], result: dict[str, Any], stop: int) -> int:
         """Take a task's result (the run's stop status so far *stop*): -1, or
