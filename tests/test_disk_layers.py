@@ -356,6 +356,28 @@ def test_a_winnable_position_killed_then_resumed_gets_its_line(tmp_path: Path) -
     assert manifest(tmp_path)["line"]
 
 
+def test_the_trace_is_told_to_a_progress_that_asks(tmp_path: Path) -> None:
+    # the walk back is one read of the kept files, minutes on a hard deal
+    # with no other progress: a progress line says so
+    deal = Deal.from_text(WIDE_BOARD)
+    told: list[tuple[int, str]] = []
+
+    class Recorder:
+        def __call__(self, nodes: int, held: int) -> None:
+            pass
+
+        def tracing(self, kept: int) -> None:
+            told.append((kept, str(manifest(tmp_path)["state"])))
+
+    search = _disk.DiskLayers(_engine_args(deal), memory_mb=4, work_dir=tmp_path)
+    status, raw, _nodes, _rounds, _stored = search.run(progress=Recorder())
+    assert status == _search.SOLVED
+    assert_raw_line_wins(deal, raw)
+    # once, before the line was traced, with the bytes of the kept files
+    assert len(told) == 1 and told[0][1] == "running"
+    assert told[0][0] == search.stats["kept_bytes"] > 0
+
+
 class _InterruptedAsTheTraceReturns:
     """The engine's search, but a Ctrl-C comes just as its trace of a line
     returns (Python runs the signal handler after the call: the line it

@@ -283,6 +283,40 @@ def test_a_ctrl_c_while_a_task_traces_its_line_keeps_the_win(
         list(m) for m in search.run()[1]]
 
 
+@pytest.mark.parametrize("cluster", [False, True])
+def test_the_trace_of_a_task_is_told_to_a_progress_that_asks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cluster: bool) -> None:
+    deal = reduced_deal(random.Random(4129516530), 5, 7, 2)
+    started = threading.Event()
+    monkeypatch.setattr(_parallel, "_trace", _slow_trace(started, seconds=1.0))
+    calls: list[str] = []
+    kept: list[int] = []
+
+    class Recorder:
+        def __call__(self, nodes: int, held: int) -> None:
+            calls.append("progress")
+
+        def layers(self, value: int, most: int, stored: int, disk: int) -> None:
+            calls.append("layers")
+
+        def tracing(self, size: int) -> None:
+            calls.append("tracing")
+            kept.append(size)
+
+    with ThreadPoolExecutor(2) as pool:
+        search = _parallel.ParallelLayers(_engine_args(deal), memory_mb=MEMORY_MB,
+                                          work_dir=tmp_path, jobs=2,
+                                          executor=pool if cluster else None)
+        search.part_bytes = 64
+        status, raw, _nodes, _rounds, _stored = search.run(progress=Recorder())
+    assert status == _search.SOLVED and check(deal, [_to_move(m) for m in raw]).won
+    # while the task traced (a second) the driver said so at each report,
+    # and no more layers (the search itself is over before the first report)
+    first = calls.index("tracing")
+    assert "layers" not in calls[first:] and calls[first - 1] == "progress"
+    assert calls.count("tracing") >= 2 and kept and all(k > 0 for k in kept)
+
+
 def test_a_task_that_ends_as_the_cluster_is_told_to_stop_leaves_no_files(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # On a cluster (an executor of our own: the tasks look for the stop

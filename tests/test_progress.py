@@ -218,12 +218,15 @@ def _most_progress(deal: Deal) -> int:
     return most
 
 
-@pytest.mark.parametrize("disk", [False, True])
-def test_the_layered_search_shows_its_progress_values(disk: bool, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("disk", "jobs"), [(False, None), (True, None), (True, 2)])
+def test_the_layered_search_shows_its_progress_values(disk: bool, jobs: int | None,
+                                                      tmp_path: Path) -> None:
     # deal 1's layers are wide: the search runs to its time limit
     argv = ["solve", "--deal", "1", "--layers", "--time-limit", "3", "--memory-mb", "256"]
     if disk:
         argv += ["--work-dir", str(tmp_path / "work")]
+    if jobs:
+        argv += ["--jobs", str(jobs)]  # the driver of the tasks reports what it committed
     status, out, err = _run(argv, terminal=True, columns=200)  # the line is long
     assert status == 3, (out, err)
     shown = LAYERS_LINE.findall(err)
@@ -264,3 +267,29 @@ def test_the_layered_search_reports_its_layers_to_a_callable_that_asks() -> None
     assert [s for _, _, s, _ in seen] == sorted(s for _, _, s, _ in seen)
     assert {m for _, m, _, _ in seen} == {_most_progress(deal)}
     assert all(0 < s <= 1189745 and d == 0 for _, _, s, d in seen)
+
+
+def test_the_layered_search_in_tasks_reports_its_layers_too(tmp_path: Path) -> None:
+    # with --jobs the driver reports what its tasks committed
+    class Recorder:
+        def __init__(self) -> None:
+            self.nodes: list[int] = []
+            self.layers_seen: list[tuple[int, int, int, int]] = []
+
+        def __call__(self, nodes: int, held: int) -> None:
+            self.nodes.append(nodes)
+
+        def layers(self, value: int, most: int, stored: int, disk: int) -> None:
+            self.layers_seen.append((value, most, stored, disk))
+
+    deal = Deal.pysol(29393)
+    recorder = Recorder()
+    solution = solve(deal, time_limit=None, memory_mb=4, method="layers", progress=recorder,
+                     work_dir=tmp_path, jobs=2)
+    assert solution.verdict is Verdict.UNSOLVABLE
+    seen = recorder.layers_seen
+    assert seen and len(seen) == len(recorder.nodes)  # one after each call
+    assert [v for v, _, _, _ in seen] == sorted(v for v, _, _, _ in seen)
+    assert [s for _, _, s, _ in seen] == sorted(s for _, _, s, _ in seen)
+    assert {m for _, m, _, _ in seen} == {_most_progress(deal)}
+    assert all(s <= 1189745 for _, _, s, _ in seen) and max(d for _, _, _, d in seen) > 0

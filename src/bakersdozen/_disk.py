@@ -377,6 +377,16 @@ def open_work_dir(directory: str, resume: bool,
         raise
 
 
+def tell_tracing(progress: object, kept: int) -> None:
+    """Call ``progress.tracing(kept)`` if *progress* has such a callable: the
+    search reached a won position and now traces its line back through
+    *kept* bytes of kept files (for minutes on a hard deal, with no other
+    call of *progress* meanwhile)."""
+    hook = getattr(progress, "tracing", None)
+    if callable(hook):
+        hook(kept)
+
+
 def write_root(directory: str, root: bytes) -> dict[str, int]:
     """Write the record of the searched position as the first file of a fresh
     run (synced); the files of its first manifest."""
@@ -619,7 +629,7 @@ class DiskLayers:
         try:
             status = self._steps()
             if status == _search.SOLVED:
-                status, line = self._line()
+                status, line = self._line(progress)
         except BaseException:
             # Ctrl-C, or what the progress callable raised: the steps done
             # since the last manifest are kept (a step only ever stops whole),
@@ -664,10 +674,11 @@ class DiskLayers:
         return sum(os.path.getsize(self._path(name)) for name in os.listdir(self._dir)
                    if _KEPT.match(name))
 
-    def _line(self) -> tuple[int, list[tuple[int, int, int]]]:
+    def _line(self, progress: Progress | None) -> tuple[int, list[tuple[int, int, int]]]:
         """The search reached a won position: its winning line, traced back
         through the kept files, with SOLVED; or the status that stopped the
-        writing out of the buffers (the disk full), with no line."""
+        writing out of the buffers (the disk full), with no line.  The
+        walk is announced to *progress* (:func:`tell_tracing`)."""
         search = self._search
         st = search.close_files()
         if st >= 0:
@@ -675,6 +686,7 @@ class DiskLayers:
         paths = [os.fsencode(self._path(kept_file(p))) for p in range(_layers.PROGRESS_VALUES)
                  if os.path.exists(self._path(kept_file(p)))]
         search.abandon()  # the layers' memory goes back before the walk
+        tell_tracing(progress, sum(os.path.getsize(p) for p in paths))
         line = search.trace(paths)
         if line is None:
             raise BakersDozenError(

@@ -163,6 +163,7 @@ class Control:
 
     def __init__(self) -> None:
         self.stop = threading.Event()
+        self.won = threading.Event()  # set by a task that traces a win's line
         self.live: dict[int, tuple[int, int]] = {}
 
 
@@ -269,6 +270,8 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
             elif st == _search.SOLVED and keep:
                 if control is None:
                     _say_won(directory, ident)
+                else:
+                    control.won.set()
                 line = _trace(search, directory, list(task.get("kept", [])) + mine)
         finally:
             search.end()
@@ -673,11 +676,12 @@ class ParallelLayers:
                         and not self._tracing(running):
                     break  # tasks on a cluster are waited for a while, not for ever
                 now = time.monotonic()
-                if progress is not None and now >= next_report:
+                if progress is not None and now >= next_report and stop != _search.SOLVED:
                     next_report = now + POLL_SECONDS
                     live = list(control.live.values()) if control is not None else []
                     progress(s["counts"]["nodes"] + sum(n for n, _ in live),
                              sum(b for _, b in live))
+                    self._report(progress, running, control)
                 if stop < 0:
                     self._checkpoint({t["id"] for t in running.values()})
         except BaseException:
@@ -719,6 +723,24 @@ class ParallelLayers:
             if stop != _layers.DISK_FULL:
                 raise
         return stop
+
+    def _report(self, progress: Progress, running: dict[Future[dict[str, Any]], dict[str, Any]],
+                control: Control | None) -> None:
+        """After a call of *progress*: as the search of one process, its
+        ``layers`` attribute called with the committed state (the least
+        progress value of the running tasks), or its ``tracing`` attribute
+        once a task traces a win's line (:func:`bakersdozen._disk.tell_tracing`)."""
+        s = self._state
+        won = control.won.is_set() if control is not None else bool(self._tracing(running))
+        if won and callable(getattr(progress, "tracing", None)):
+            _disk.tell_tracing(progress, sum(n for name, n in s["files"].items()
+                                             if _KEPT.match(name)))
+            return
+        layers = getattr(progress, "layers", None)
+        if callable(layers):
+            value = min((int(t["progress"]) for t in running.values()), default=s["progress"])
+            layers(value, self._probe.stats["most_progress"], s["counts"]["stored"],
+                   sum(s["files"].values()))
 
     def _tracing(self, running: dict[Future[dict[str, Any]], dict[str, Any]]
                  ) -> list[Future[dict[str, Any]]]:

@@ -541,6 +541,14 @@ class LayersProgress(SearchProgress):
             f"{tqdm.format_sizeof(stored)} stored, {disk / 2**20:,.1f} MiB disk, "
             f"~{left} left", refresh=True)
 
+    def tracing(self, kept: int) -> None:
+        """Show that the search reached a won position and is tracing its line
+        back through *kept* bytes of kept records (a disk search; minutes
+        for a hard deal, with no other progress meanwhile)."""
+        self._bar.set_postfix_str(
+            f"won: tracing the line back through {kept / 2**20:,.0f} MiB of kept records",
+            refresh=True)
+
 
 class search_progress:
     """``with search_progress("solve") as progress:``: a :class:`SearchProgress`
