@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import struct
 import sys
 import threading
 import time
@@ -315,6 +316,66 @@ def test_the_trace_of_a_task_is_told_to_a_progress_that_asks(
     first = calls.index("tracing")
     assert "layers" not in calls[first:] and calls[first - 1] == "progress"
     assert calls.count("tracing") >= 2 and kept and all(k > 0 for k in kept)
+
+
+def _junk_blocks(path: str, blocks: int) -> None:
+    """Write at *path* a kept file of *blocks* blocks of a layer no position
+    has (its key has foundations of 15 cards), each of 10,000 records of 8
+    bytes: a walk back passes over each with a read of its own.  Sparse:
+    only the trailers are written."""
+    size = 10_000 * 8
+    with open(path, "wb") as out:
+        for b in range(blocks):
+            out.seek((b + 1) * (size + 16) - 16)
+            out.write(struct.pack("<QQ", 10_000, (8 << 56) | ((1 << 56) - 1)))
+
+
+def test_the_walk_back_lets_the_other_threads_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the walk of a hard deal reads its kept files for minutes: the driver
+    # (its reports) and the other tasks must run meanwhile, so the engine
+    # lets the GIL go while it reads (it held it throughout)
+    deal = reduced_deal(random.Random(4129516530), 5, 7, 2)
+    spans: list[tuple[float, float]] = []
+
+    def trace(search: _layers.LayeredSearch, directory: str, kept: list[str]) -> object:
+        # _parallel._trace, the walk timed alone, and made long: a file of
+        # blocks to pass over among the kept files of the lower progress values
+        junk = "k000.t9999999.a0badbad.rec"
+        _junk_blocks(os.path.join(directory, junk), 1000)
+        assert search.close_files() < 0
+        search.abandon()
+        paths = [os.fsencode(os.path.join(directory, n)) for n in kept[:1] + [junk] + kept[1:]]
+        begun = time.monotonic()
+        found = search.trace(paths)
+        spans.append((begun, time.monotonic()))
+        assert found is not None
+        return [list(m) for m in found]
+
+    monkeypatch.setattr(_parallel, "_trace", trace)
+    ticks: list[float] = []
+    done = threading.Event()
+
+    def ticker() -> None:
+        while not done.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.0002)
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(0.0001)  # the ticker asks for the GIL soon
+    thread = threading.Thread(target=ticker)
+    thread.start()
+    try:
+        in_parallel(deal, tmp_path, 2)  # its line replays, junk and all
+    finally:
+        done.set()
+        thread.join()
+        sys.setswitchinterval(switch)
+    [(begun, ended)] = spans
+    assert ended - begun > 0.002, "the walk was too short to tell"
+    # the ticker ran all through it (holding the GIL, the walk let it in
+    # once at most: as the call returned)
+    assert sum(begun < t < ended for t in ticks) >= 5
 
 
 def test_a_task_that_ends_as_the_cluster_is_told_to_stop_leaves_no_files(

@@ -379,6 +379,18 @@ cdef const uint8_t* back_get(Back* r, uint64_t a, uint64_t n, uint64_t piece) no
     return r.buf + (a - start)
 
 
+cdef const uint8_t* back_read(Back* r, uint64_t a, uint64_t n, uint64_t piece) noexcept:
+    """:func:`back_get`, called with the GIL held: let go while a piece is
+    read from the file, so that the threads beside a long walk back (the
+    driver's reports, the other tasks) run on."""
+    cdef const uint8_t* q
+    if r.f == NULL or (a >= r.lo and a + n <= r.hi):
+        return back_get(r, a, n, piece)
+    with nogil:
+        q = back_get(r, a, n, piece)
+    return q
+
+
 cdef inline bint same_position(const State* a, const State* b) noexcept nogil:
     """Whether two positions of one deal have the same foundations and the
     same columns, up to their order (a King put into an empty column lies in
@@ -1277,7 +1289,7 @@ cdef class LayeredSearch:
                         continue
                     if pos < 16:
                         return None
-                    q = back_get(&r, pos - 16, 16, BACK_SKIP)
+                    q = back_read(&r, pos - 16, 16, BACK_SKIP)
                     if q == NULL:
                         return None
                     count = get_le(q, 8)
@@ -1296,7 +1308,7 @@ cdef class LayeredSearch:
                             break
                     bj = count if wanted else 0
                 bj -= 1
-                q = back_get(&r, bstart + bj * <uint64_t>bsb, <uint64_t>bsb, BACK_PIECE)
+                q = back_read(&r, bstart + bj * <uint64_t>bsb, <uint64_t>bsb, BACK_PIECE)
                 if q == NULL:
                     return None
                 e0 = get_le(q, 8 if bsb == 16 else bsb)
