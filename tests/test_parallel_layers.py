@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
 import struct
 import sys
 import threading
@@ -282,6 +283,45 @@ def test_a_ctrl_c_while_a_task_traces_its_line_keeps_the_win(
     assert again.verdict is Verdict.SOLVED and check(deal, again.moves).won
     assert [list(m) for m in kept["line"]] == [  # type: ignore[union-attr]
         list(m) for m in search.run()[1]]
+
+
+def test_a_second_ctrl_c_gives_up_the_wait_and_keeps_the_tasks_committed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # on a cluster the driver stopped by Ctrl-C waits for a task tracing a
+    # win; a second Ctrl-C gives that up, and the tasks committed since the
+    # last manifest must still be written (they were lost: the checkpoint
+    # came after the wait)
+    deal = reduced_deal(random.Random(4129516530), 5, 7, 2)
+    started = threading.Event()
+    monkeypatch.setattr(_parallel, "_trace", _slow_trace(started, seconds=3.0))
+
+    def progress(nodes: int, held: int) -> None:
+        if started.is_set():
+            threading.Timer(0.5, signal.pthread_kill,
+                            (threading.main_thread().ident, signal.SIGINT)).start()
+            raise KeyboardInterrupt
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            search = _parallel.ParallelLayers(_engine_args(deal), memory_mb=MEMORY_MB,
+                                              work_dir=tmp_path, jobs=2, executor=pool)
+            search.part_bytes = 64
+            search.checkpoint_seconds = 1e9  # no manifest but the one at the stop
+            begun = time.monotonic()
+            with pytest.raises(KeyboardInterrupt):
+                search.run(progress=progress)
+            assert time.monotonic() - begun < 2.5  # the second one ended the wait
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    kept = manifest(tmp_path)
+    assert kept["state"] == "running" and kept["counts"]["nodes"] > 0  # type: ignore[index]
+    again = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, resume=True,
+                  jobs=2)
+    assert again.verdict is Verdict.SOLVED and check(deal, again.moves).won
 
 
 @pytest.mark.parametrize("cluster", [False, True])

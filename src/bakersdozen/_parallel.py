@@ -673,8 +673,10 @@ class ParallelLayers:
                         if st == _search.SOLVED:
                             self._finish(st, {t["id"] for t in running.values()})
                 if stop >= 0 and control is None and time.monotonic() >= drain_until \
-                        and not self._tracing(running):
-                    break  # tasks on a cluster are waited for a while, not for ever
+                        and (stop == _search.SOLVED or not self._tracing(running)):
+                    # tasks on a cluster are waited for a while, not for ever;
+                    # one tracing a win, for as long as it takes (not a second win)
+                    break
                 now = time.monotonic()
                 if progress is not None and now >= next_report and stop != _search.SOLVED:
                     next_report = now + POLL_SECONDS
@@ -694,22 +696,27 @@ class ParallelLayers:
             # in this process every task is waited for; on a cluster those
             # tracing a win (a second Ctrl-C gives up the wait)
             waited = list(running) if control is not None else self._tracing(running)
-            wait(waited)
-            for future in waited:
-                task = running.pop(future)
-                if stop != _search.SOLVED and not won and not future.cancelled() \
-                        and future.exception() is None \
-                        and future.result()["status"] == _search.SOLVED:
-                    won = self._settle(task, future.result(), stop) == _search.SOLVED
-            for future in running:  # on a cluster: not waited for
-                future.cancel()
             try:
-                if won:
-                    self._finish(_search.SOLVED, set())
-                else:
-                    self._checkpoint({t["id"] for t in running.values()}, force=True)
-            except OSError:
-                pass
+                wait(waited)
+            finally:  # also after a second Ctrl-C: what has ended is settled, the rest kept
+                for future in waited:
+                    if not future.done():
+                        continue
+                    task = running.pop(future)
+                    if stop != _search.SOLVED and not won and not future.cancelled() \
+                            and future.exception() is None \
+                            and future.result()["status"] == _search.SOLVED:
+                        won = self._settle(task, future.result(), stop) == _search.SOLVED
+                for future in running:  # not waited for (on a cluster)
+                    future.cancel()
+                others = {t["id"] for t in running.values()}  # their files are theirs
+                try:
+                    if won:
+                        self._finish(_search.SOLVED, others)
+                    else:
+                        self._checkpoint(others, force=True)
+                except OSError:
+                    pass
             raise
         for future in running:  # tasks on a cluster that outlived the wait
             future.cancel()
