@@ -358,6 +358,25 @@ def test_the_trace_of_a_task_is_told_to_a_progress_that_asks(
     assert calls.count("tracing") >= 2 and kept and all(k > 0 for k in kept)
 
 
+def test_a_won_file_is_deleted_by_its_task_once_the_run_is_over(tmp_path: Path) -> None:
+    # a second task that won after the run was won outlives the driver's
+    # wait: no sweep comes after it, so it deletes its own won file; while
+    # the run goes on the driver waits on the file, and the task leaves it
+    deal = reduced_deal(random.Random(4129516530), 5, 7, 2)
+    in_parallel(deal, tmp_path, 2)
+    assert manifest(tmp_path)["state"] == "solved"
+    _parallel._say_won(str(tmp_path), 7)
+    assert _parallel.won_file(7) in os.listdir(tmp_path)
+    _parallel._unsay_won(str(tmp_path), 7)
+    assert _parallel.won_file(7) not in os.listdir(tmp_path)
+    running = tmp_path / "running"
+    running.mkdir()
+    (running / _disk.MANIFEST).write_text(json.dumps({"state": "running"}))
+    _parallel._say_won(str(running), 7)
+    _parallel._unsay_won(str(running), 7)
+    assert _parallel.won_file(7) in os.listdir(running)
+
+
 def _junk_blocks(path: str, blocks: int) -> None:
     """Write at *path* a kept file of *blocks* blocks of a layer no position
     has (its key has foundations of 15 cards), each of 10,000 records of 8

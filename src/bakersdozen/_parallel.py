@@ -272,7 +272,11 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
                     _say_won(directory, ident)
                 else:
                     control.won.set()
-                line = _trace(search, directory, list(task.get("kept", [])) + mine)
+                try:
+                    line = _trace(search, directory, list(task.get("kept", [])) + mine)
+                finally:
+                    if control is None:
+                        _unsay_won(directory, ident)
         finally:
             search.end()
             search.drop_buffers()
@@ -301,6 +305,20 @@ def _say_won(directory: str, ident: int) -> None:
         with open(os.path.join(directory, won_file(ident)), "wb"):
             pass
     except OSError:
+        pass
+
+
+def _unsay_won(directory: str, ident: int) -> None:
+    """Delete :func:`won_file` of task *ident* if the run is over (its
+    manifest no longer running: another task's win ended it, and no driver
+    will sweep the file); while it runs, the driver waits on the file and
+    deletes it with the run's other files."""
+    try:
+        with open(os.path.join(directory, _disk.MANIFEST), encoding="utf-8") as f:
+            over = json.load(f).get("state") != "running"
+        if over:
+            os.unlink(os.path.join(directory, won_file(ident)))
+    except (OSError, ValueError, AttributeError):
         pass
 
 
@@ -695,7 +713,8 @@ class ParallelLayers:
             won = False
             # in this process every task is waited for; on a cluster those
             # tracing a win (a second Ctrl-C gives up the wait)
-            waited = list(running) if control is not None else self._tracing(running)
+            waited = (list(running) if control is not None
+                      else [] if stop == _search.SOLVED else self._tracing(running))
             try:
                 wait(waited)
             finally:  # also after a second Ctrl-C: what has ended is settled, the rest kept
