@@ -244,52 +244,37 @@ def test_the_layered_search_shows_its_progress_values(disk: bool, jobs: int | No
     assert b"\n" not in after
 
 
-def test_the_layered_search_reports_its_layers_to_a_callable_that_asks() -> None:
-    # deal 29393: unsolvable, 3 million positions generated (some tenths of a second)
-    class Recorder:
-        def __init__(self) -> None:
-            self.nodes: list[int] = []
-            self.layers_seen: list[tuple[int, int, int, int]] = []
+class _LayersRecorder:
+    """A progress callable that asks for the layers, and keeps every call."""
 
-        def __call__(self, nodes: int, held: int) -> None:
-            self.nodes.append(nodes)
+    def __init__(self) -> None:
+        self.nodes: list[int] = []
+        self.layers_seen: list[tuple[int, int, int, int]] = []
 
-        def layers(self, value: int, most: int, stored: int, disk: int) -> None:
-            self.layers_seen.append((value, most, stored, disk))
+    def __call__(self, nodes: int, held: int) -> None:
+        self.nodes.append(nodes)
 
+    def layers(self, value: int, most: int, stored: int, disk: int) -> None:
+        self.layers_seen.append((value, most, stored, disk))
+
+
+@pytest.mark.parametrize("jobs", [None, 2])
+def test_the_layered_search_reports_its_layers_to_a_callable_that_asks(
+        jobs: int | None, tmp_path: Path) -> None:
+    # deal 29393: unsolvable, 3 million positions generated (some tenths of
+    # a second); with jobs, on disk, the driver reports what its tasks committed
     deal = Deal.pysol(29393)
-    recorder = Recorder()
-    solution = solve(deal, time_limit=None, memory_mb=64, method="layers", progress=recorder)
+    recorder = _LayersRecorder()
+    more = {} if jobs is None else {"work_dir": tmp_path, "jobs": jobs}
+    solution = solve(deal, time_limit=None, memory_mb=64 if jobs is None else 4,
+                     method="layers", progress=recorder, **more)
     assert solution.verdict is Verdict.UNSOLVABLE
     seen = recorder.layers_seen
     assert seen and len(seen) == len(recorder.nodes)  # one after each call
     assert [v for v, _, _, _ in seen] == sorted(v for v, _, _, _ in seen)
     assert [s for _, _, s, _ in seen] == sorted(s for _, _, s, _ in seen)
     assert {m for _, m, _, _ in seen} == {_most_progress(deal)}
-    assert all(0 < s <= 1189745 and d == 0 for _, _, s, d in seen)
-
-
-def test_the_layered_search_in_tasks_reports_its_layers_too(tmp_path: Path) -> None:
-    # with --jobs the driver reports what its tasks committed
-    class Recorder:
-        def __init__(self) -> None:
-            self.nodes: list[int] = []
-            self.layers_seen: list[tuple[int, int, int, int]] = []
-
-        def __call__(self, nodes: int, held: int) -> None:
-            self.nodes.append(nodes)
-
-        def layers(self, value: int, most: int, stored: int, disk: int) -> None:
-            self.layers_seen.append((value, most, stored, disk))
-
-    deal = Deal.pysol(29393)
-    recorder = Recorder()
-    solution = solve(deal, time_limit=None, memory_mb=4, method="layers", progress=recorder,
-                     work_dir=tmp_path, jobs=2)
-    assert solution.verdict is Verdict.UNSOLVABLE
-    seen = recorder.layers_seen
-    assert seen and len(seen) == len(recorder.nodes)  # one after each call
-    assert [v for v, _, _, _ in seen] == sorted(v for v, _, _, _ in seen)
-    assert [s for _, _, s, _ in seen] == sorted(s for _, _, s, _ in seen)
-    assert {m for _, m, _, _ in seen} == {_most_progress(deal)}
-    assert all(s <= 1189745 for _, _, s, _ in seen) and max(d for _, _, _, d in seen) > 0
+    if jobs is None:
+        assert all(0 < s <= 1189745 and d == 0 for _, _, s, d in seen)
+    else:  # committed: none at first, and files on disk
+        assert all(s <= 1189745 for _, _, s, _ in seen) and max(d for _, _, _, d in seen) > 0
