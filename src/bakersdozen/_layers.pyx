@@ -351,16 +351,19 @@ cdef struct Back:
     uint64_t hi
 
 
+cdef inline bint back_held(const Back* r, uint64_t a, uint64_t n) noexcept nogil:
+    """Whether the bytes [a, a + n) of the stream are at hand, with no read."""
+    return r.f == NULL or (a >= r.lo and a + n <= r.hi)
+
+
 cdef const uint8_t* back_get(Back* r, uint64_t a, uint64_t n, uint64_t piece) noexcept nogil:
     """The bytes [a, a + n) of the stream, or NULL (a failed read, out of memory).
     A file is read in pieces of *piece* bytes (*n* if more) that end where
     the bytes asked for end: a backward walk finds the next ones there."""
     cdef uint64_t start, end = a + n
     cdef uint8_t* nbuf
-    if r.f == NULL:
-        return r.mem + a
-    if a >= r.lo and end <= r.hi:
-        return r.buf + (a - r.lo)
+    if back_held(r, a, n):
+        return r.mem + a if r.f == NULL else r.buf + (a - r.lo)
     if n > piece:
         piece = n
     if piece > r.cap:
@@ -384,7 +387,7 @@ cdef const uint8_t* back_read(Back* r, uint64_t a, uint64_t n, uint64_t piece) n
     read from the file, so that the threads beside a long walk back (the
     driver's reports, the other tasks) run on."""
     cdef const uint8_t* q
-    if r.f == NULL or (a >= r.lo and a + n <= r.hi):
+    if back_held(r, a, n):
         return back_get(r, a, n, piece)
     with nogil:
         q = back_get(r, a, n, piece)
@@ -1217,12 +1220,7 @@ cdef class LayeredSearch:
         cdef const uint8_t* q
         cdef int seg, nseg, bsb = 0, ncand = 0, i, j, k, n, src, y, col, h
         cdef bint found, wanted, first
-        memset(&r, 0, sizeof(Back))
-        if paths:
-            r.buf = <uint8_t*>malloc(BACK_PIECE)
-            if r.buf == NULL:
-                raise MemoryError("cannot allocate the buffer to read the kept files")
-            r.cap = BACK_PIECE
+        memset(&r, 0, sizeof(Back))  # back_get() grows the buffer to the pieces read
         line = []
         best_move = None
         # the root, and the won position with its last move
