@@ -686,7 +686,7 @@ class DiskLayers:
         paths = [os.fsencode(self._path(kept_file(p))) for p in range(_layers.PROGRESS_VALUES)
                  if os.path.exists(self._path(kept_file(p)))]
         search.abandon()  # the layers' memory goes back before the walk
-        tell_tracing(progress, sum(os.path.getsize(p) for p in paths))
+        tell_tracing(progress, self._kept_bytes())
         line = search.trace(paths)
         if line is None:
             raise BakersDozenError(
