@@ -21,6 +21,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -239,6 +240,65 @@ def test_a_win_that_comes_after_the_run_stopped_is_kept(tmp_path: Path) -> None:
     # and once the run is won, a second win changes nothing
     assert search._settle(task, dict(won, line=[]), _search.SOLVED) == -1
     assert [list(m) for m in search._line] == line
+
+
+# five ranks in five columns whose winning progress value, in parts of 32
+# bytes, is expanded by two tasks at once
+TWO_WINNING_TASKS = Deal.from_text(
+    "5H 5D 4D AC\n3C 2C AS 2S\n5S 3H 4H 2D\nAD 4S 3S AH\n5C 4C 3D 2H\n", ranks=5)
+
+
+def test_the_run_is_won_when_a_task_beside_the_winner_stops_at_the_time_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the loop of the test above: one task of the winning progress value
+    # traces its line while the other stops at the time limit, and that stop
+    # reaches the driver first
+    real_task = _parallel.run_task
+    seen: list[tuple[int, str, int, int]] = []
+
+    def logged(spec: dict[str, Any], control: Any = None) -> dict[str, Any]:
+        result = real_task(spec, control)
+        seen.append((int(spec["id"]), spec["kind"], int(spec["progress"]), int(result["status"])))
+        return result
+
+    monkeypatch.setattr(_parallel, "run_task", logged)
+    (status, _nodes, _stored), _stats = in_parallel(TWO_WINNING_TASKS, tmp_path / "a", 2,
+                                                  part_bytes=32)
+    assert status == _search.SOLVED
+    winning = min(p for _, _, p, st in seen if st == _search.SOLVED)
+    tasks = sorted(i for i, kind, p, _ in seen if p == winning and kind == "expand")
+    assert len(tasks) == 2  # the deal's premise (the tasks are numbered as planned)
+    winner, beside = tasks
+
+    started, stopped = threading.Event(), threading.Event()
+    real_trace = _parallel._trace
+
+    def trace(search: _layers.LayeredSearch, directory: str, kept: list[str]) -> object:
+        started.set()
+        assert stopped.wait(30)  # the other task's stop is the driver's first
+        time.sleep(0.3)
+        return real_trace(search, directory, kept)
+
+    def task(spec: dict[str, Any], control: Any = None) -> dict[str, Any]:
+        if spec["id"] == beside:  # begun when the winner traces, past its deadline
+            assert started.wait(30)
+            result = real_task(dict(spec, deadline=time.time() - 1.0), control)
+            assert result["status"] == _search.TIME_LIMIT
+            stopped.set()
+            return result
+        return real_task(spec, control)
+
+    monkeypatch.setattr(_parallel, "_trace", trace)
+    monkeypatch.setattr(_parallel, "run_task", task)
+    deal = TWO_WINNING_TASKS
+    search = _parallel.ParallelLayers(_engine_args(deal), memory_mb=MEMORY_MB,
+                                      work_dir=tmp_path / "b", jobs=2)
+    search.part_bytes = 32
+    won_status, raw, _nodes, _rounds, _stored = search.run(time_limit=600.0)
+    assert started.is_set() and stopped.is_set()
+    assert won_status == _search.SOLVED and check(deal, [_to_move(m) for m in raw]).won
+    assert manifest(tmp_path / "b")["state"] == "solved"
+    assert os.listdir(tmp_path / "b") == [_disk.MANIFEST]
 
 
 @pytest.mark.parametrize("cluster", [False, True])
