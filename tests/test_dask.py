@@ -50,10 +50,11 @@ GIB = 2**30
 # -- the cluster: real processes ------------------------------------------------
 
 
-def _start(argv: list[str], log: Path) -> subprocess.Popen[bytes]:
+def _start(argv: list[str], log: Path, env: dict[str, str] | None = None
+           ) -> subprocess.Popen[bytes]:
     """*argv* in its own process group (children.spawn); the caller ends it (_kill)."""
     with open(log, "wb") as handle:
-        return spawn(argv, stdout=handle, stderr=subprocess.STDOUT)
+        return spawn(argv, stdout=handle, stderr=subprocess.STDOUT, env=env or ENV)
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
@@ -81,15 +82,21 @@ def start_scheduler(where: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError(f"the scheduler did not start: {log.read_text()[-2000:]}")
 
 
-def start_worker(address: str, where: Path, name: str) -> subprocess.Popen[bytes]:
-    """A ``dask worker``: one process, one thread, 1 GiB."""
-    return _start([sys.executable, "-m", "dask", "worker", address, "--nworkers", "1",
-                   "--nthreads", "1", "--no-dashboard", "--memory-limit", "1GiB",
-                   "--name", name], where / f"{name}.log")
+def start_worker(address: str, where: Path, name: str, hold: Path | None = None
+                 ) -> subprocess.Popen[bytes]:
+    """A ``dask worker``: one process, one thread, 1 GiB; with *hold*, one
+    that holds a task of the layered search (tests/dask_hold.py)."""
+    argv = [sys.executable, "-m", "dask", "worker", address, "--nworkers", "1",
+            "--nthreads", "1", "--no-dashboard", "--memory-limit", "1GiB", "--name", name]
+    env = None
+    if hold is not None:
+        argv += ["--preload", "dask_hold"]
+        env = dict(ENV, BAKERSDOZEN_TEST_HOLD=str(hold))
+    return _start(argv, where / f"{name}.log", env)
 
 
 class Cluster:
-    def __init__(self, where: Path, workers: int) -> None:
+    def __init__(self, where: Path, workers: int, hold: Path | None = None) -> None:
         self.processes: list[subprocess.Popen[bytes]] = []
         scheduler, self.address = start_scheduler(where)
         self.scheduler = scheduler
@@ -97,7 +104,7 @@ class Cluster:
         self.workers: list[subprocess.Popen[bytes]] = []
         try:
             for i in range(workers):
-                self.workers.append(start_worker(self.address, where, f"w{i}"))
+                self.workers.append(start_worker(self.address, where, f"w{i}", hold))
                 self.processes.append(self.workers[-1])
             with Client(self.address, timeout=30) as client:
                 client.wait_for_workers(workers, timeout=60)
@@ -513,9 +520,18 @@ def _counts_as_one_process(cluster: Cluster, tmp_path: Path, number: int) -> Non
 
 
 def test_layered_search_survives_a_worker_killed_mid_task(tmp_path: Path) -> None:
+    # The workers hold the eighth task begun (of the 32 this run makes,
+    # tests/dask_hold.py) until the test has killed its worker: the kill
+    # lands in the middle of a task after the run has committed others,
+    # however fast the machine (watching for a busy worker could miss a
+    # run of a second and a half).  The scheduler gives that task to the
+    # other worker, and the count is the one of one process.
     import threading
 
-    own = Cluster(tmp_path, 2)
+    hold = tmp_path / "hold"
+    hold.mkdir()
+    (hold / "at").write_text("7")  # task numbers start at 0
+    own = Cluster(tmp_path, 2, hold=hold)
     number = 29393
     nodes, stored, stats = _layers_in_memory(number)
     outcome: dict[str, Any] = {}
@@ -528,35 +544,33 @@ def test_layered_search_survives_a_worker_killed_mid_task(tmp_path: Path) -> Non
 
     thread = threading.Thread(target=search)
     try:
-        with Client(own.address, timeout=30) as client:
-            thread.start()
-            killed = None
-            deadline = time.monotonic() + 120
-            while killed is None and time.monotonic() < deadline and thread.is_alive():
-                # a worker in the middle of a task, once the run is under way
-                busy = {w: ts for w, ts in client.processing().items() if ts}
-                manifest = tmp_path / "w" / "manifest.json"
-                started_up = manifest.exists() and json.loads(
-                    manifest.read_text())["counts"]["nodes"] > 300_000
-                if started_up and busy:
-                    info = client.scheduler_info()["workers"]
-                    for address in busy:
-                        name = info[address]["name"]
-                        victim = own.workers[int(str(name)[1:])]
-                        _kill(victim)  # SIGKILL to the worker and its nanny
-                        killed = name
-                        break
-                time.sleep(0.05)
-            assert killed is not None, "no task seen running on a worker"
-            thread.join(300)
+        thread.start()
+        deadline = time.monotonic() + 120
+        while not (hold / "held").exists() and time.monotonic() < deadline \
+                and thread.is_alive():
+            time.sleep(0.02)
+        assert (hold / "held").exists(), f"no task held: {outcome}"
+        held = (hold / "held").read_text()
+        # the tasks before it committed: the driver's checkpoint (every second)
+        manifest = tmp_path / "w" / "manifest.json"
+        while json.loads(manifest.read_text())["counts"]["nodes"] == 0 \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
+        committed = json.loads(manifest.read_text())["counts"]["nodes"]
+        assert thread.is_alive()  # the run waits for the held task
+        _kill(own.workers[int(held[1:])])  # SIGKILL to the worker and its nanny
+        thread.join(300)
         assert not thread.is_alive()
     finally:
         thread.join(1)
         own.close()
     assert "error" not in outcome, outcome.get("error")
+    assert 0 < committed < nodes  # killed with tasks committed before and after
     (status, _raw, got_nodes, _rounds, got_stored), got = outcome["result"]
     assert (status, got_nodes, got_stored) == (1, nodes, stored)
     assert {k: got[k] for k in _SAME} == {k: stats[k] for k in _SAME}
+    # every task committed once; the held one begun a second time, on the other worker
+    assert len(list(hold.glob("task.*"))) == got["tasks"] + 1
 
 
 def test_layered_search_on_the_cluster_wins_with_a_checked_line(tmp_path: Path) -> None:
