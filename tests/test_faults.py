@@ -193,6 +193,30 @@ def test_ctrl_c_while_a_task_is_submitted_is_not_lost() -> None:
         pool.shutdown()
 
 
+def test_stop_leaves_nothing_of_the_pool_running() -> None:
+    """stop() returned while the pool's manager thread was still reacting to the
+    workers' end (9 times in 20), so that thread raced the interpreter's exit: a
+    Ctrl-C now and then printed a traceback from it after the survey's own line."""
+    import threading
+
+    from bakersdozen.survey.workers import process_executor, stop, submit
+
+    for _ in range(5):
+        pool = process_executor(2)
+        try:
+            running = [submit(pool, time.sleep, 60) for _ in range(2)]
+            queued = [submit(pool, abs, -n) for n in range(6)]
+            deadline = time.monotonic() + 60
+            while not all(f.running() for f in running) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            manager = pool._executor_manager_thread  # type: ignore[attr-defined]
+            assert isinstance(manager, threading.Thread)
+        finally:
+            stop(pool)
+        assert not manager.is_alive()
+        assert all(f.done() for f in running + queued)
+
+
 # -- boards are identified by their content --------------------------------------------
 
 

@@ -19,7 +19,7 @@
   multiprocessing resource tracker sees its pipe close and exits too.
 
 :func:`stop` ends a pool at once: pending tasks cancelled, running workers
-terminated and joined.
+terminated and joined, the pool's manager thread joined.
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ T = TypeVar("T")
 #: Seconds between two checks of the parent in a worker (where prctl is missing).
 PARENT_POLL: Final = 0.2
 _PR_SET_PDEATHSIG: Final = 1
+#: Seconds :func:`stop` waits for a pool's manager thread once its workers are gone.
+MANAGER_JOIN: Final = 10.0
 
 
 class InlineExecutor(Executor):
@@ -110,11 +112,17 @@ def stop(executor: Executor) -> None:
     """Shut *executor* down now: cancel what has not started, end what runs.
 
     A :class:`~concurrent.futures.ProcessPoolExecutor`'s workers are
-    terminated (SIGTERM) and joined; any other executor is shut down with
-    ``cancel_futures=True`` and waited for.
+    terminated (SIGTERM) and joined, and so is the pool's manager thread,
+    which reacts to the workers' end (it fails the futures still running
+    with BrokenProcessPool and closes the pool's queues), for at most
+    :data:`MANAGER_JOIN` seconds.  ``shutdown(wait=False)`` drops the
+    executor's handle on that thread, so without this it could still be
+    running when the survey went on to exit.  Any other executor is shut
+    down with ``cancel_futures=True`` and waited for.
     """
     if isinstance(executor, ProcessPoolExecutor):
         processes = list((getattr(executor, "_processes", None) or {}).values())
+        manager: threading.Thread | None = getattr(executor, "_executor_manager_thread", None)
         executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             if process.is_alive():
@@ -124,6 +132,8 @@ def stop(executor: Executor) -> None:
             if process.is_alive():  # pragma: no cover - SIGTERM is not ignored
                 process.kill()
                 process.join()
+        if manager is not None and manager is not threading.current_thread():
+            manager.join(MANAGER_JOIN)
         executor.shutdown(wait=True)
         return
     executor.shutdown(wait=True, cancel_futures=True)
