@@ -516,7 +516,7 @@ def test_a_stopped_run_keeps_its_finished_deals_and_resumes(how: str, tmp_path: 
             os.killpg(process.pid, signal.SIGINT)
             _out, err = process.communicate(timeout=60)
             assert process.returncode == 130 and "difficulty.py run: interrupted" in err
-            assert "Traceback" not in err
+            assert "Traceback" not in err, err  # the whole of it if it fails
         else:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(30)
