@@ -115,7 +115,7 @@ def stop(executor: Executor) -> None:
     terminated (SIGTERM) and joined, and so is the pool's manager thread,
     which reacts to the workers' end (it fails the futures still running
     with BrokenProcessPool and closes the pool's queues), for at most
-    :data:`MANAGER_JOIN` seconds.  ``shutdown(wait=False)`` drops the
+    ``MANAGER_JOIN`` seconds.  ``shutdown(wait=False)`` drops the
     executor's handle on that thread, so without this it could still be
     running when the survey went on to exit.  Any other executor is shut
     down with ``cancel_futures=True`` and waited for.
