@@ -37,6 +37,7 @@ from distributed import Client  # noqa: E402
 
 from bakersdozen import Deal, solve  # noqa: E402
 from bakersdozen.records import Record  # noqa: E402
+from bakersdozen.survey._local_cluster import CLIENT_GRACE  # noqa: E402
 from bakersdozen.survey import survey  # noqa: E402
 from bakersdozen.survey.cluster import (  # noqa: E402
     MEMORY_FRACTION, parse_local, worker_memory_mb,
@@ -449,6 +450,41 @@ def test_sigkill_of_a_local_cluster_survey_leaks_nothing(tmp_path: Path) -> None
     assert status == -signal.SIGKILL
     assert "leaked" not in err and "Traceback" not in err, err
     assert left == []
+
+
+def _inc(x: int) -> int:
+    return x + 1
+
+
+def test_local_cluster_waits_for_its_client_to_go_before_closing(tmp_path: Path) -> None:
+    # A survey SIGKILLed just after sending tasks left the scheduler busy with
+    # them; the cluster closed its workers at once, and the scheduler wrote
+    # their results' loss to the dead client: a CRITICAL line and a traceback
+    # on the survey's standard error.  Now the cluster, its standard input
+    # ended, closes only once the scheduler has seen its client go.
+    argv = [sys.executable, "-m", "bakersdozen.survey._local_cluster", "2"]
+    log = tmp_path / "stderr"
+    with open(log, "wb") as stderr, started(argv, stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, stderr=stderr) as process:
+        address = process.stdout.readline().decode().strip()
+        assert address.startswith("tcp://127.0.0.1:"), address
+        client = Client(address, timeout=60)
+        try:
+            held = client.map(_inc, range(20))  # results in the workers' memory
+            assert client.gather(held) == list(range(1, 21))
+            process.stdin.close()  # what the survey's death does, its client still here
+            time.sleep(1.5)
+            assert process.poll() is None
+            assert len(client.scheduler_info()["workers"]) == 2
+            assert client.gather(held) == list(range(1, 21))  # nothing lost
+        finally:
+            client.close()
+        started_at = time.monotonic()
+        assert process.wait(60) == 0
+        # the client's going ends the wait, not the grace
+        assert time.monotonic() - started_at < CLIENT_GRACE
+    err = log.read_text(errors="replace")
+    assert "CRITICAL" not in err and "Traceback" not in err, err
 
 
 def test_without_distributed_one_line_and_status_2(

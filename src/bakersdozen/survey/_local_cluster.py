@@ -16,6 +16,11 @@ of its own, with a pipe as standard input, and that is the whole protocol:
   kernel closes the pipe, and this process closes the cluster in order:
   the multiprocessing semaphores its nannies made are released by the
   process that made them, and the resource tracker finds nothing leaked;
+- before it closes the workers it waits (up to :data:`CLIENT_GRACE`
+  seconds) for the scheduler to see the survey's client gone: a survey
+  killed just after it sent tasks leaves the scheduler busy with them, and
+  the workers' leaving would make it write their results' loss to the dead
+  client, a CRITICAL line with a traceback on the survey's standard error;
 - SIGTERM closes the cluster the same way.
 
 Its standard error is the survey's; the status is 0, or 1 when the cluster
@@ -26,11 +31,27 @@ from __future__ import annotations
 
 import signal
 import sys
+import time
 from types import FrameType
+from typing import Any, Final
+
+#: Seconds to wait, once standard input ends, for the scheduler to see its clients gone.
+CLIENT_GRACE: Final = 5.0
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(0)
+
+
+def wait_for_clients(cluster: Any, timeout: float = CLIENT_GRACE) -> bool:
+    """Wait up to *timeout* seconds until *cluster*'s scheduler (in this process)
+    has no client connection left; True if none is left."""
+    deadline = time.monotonic() + timeout
+    while cluster.scheduler.client_comms:  # the scheduler's thread empties it
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def main(argv: list[str]) -> int:
@@ -52,6 +73,7 @@ def main(argv: list[str]) -> int:
         sys.stdout.flush()
         while sys.stdin.buffer.read(4096):  # nothing is sent: only the end counts
             pass
+        wait_for_clients(cluster)
     finally:
         cluster.close(timeout=10)
     return 0
