@@ -37,7 +37,7 @@ from distributed import Client  # noqa: E402
 
 from bakersdozen import Deal, solve  # noqa: E402
 from bakersdozen.records import Record  # noqa: E402
-from bakersdozen.survey._local_cluster import CLIENT_GRACE  # noqa: E402
+from bakersdozen.survey._local_cluster import wait_for_clients  # noqa: E402
 from bakersdozen.survey import survey  # noqa: E402
 from bakersdozen.survey.cluster import (  # noqa: E402
     MEMORY_FRACTION, parse_local, worker_memory_mb,
@@ -479,12 +479,29 @@ def test_local_cluster_waits_for_its_client_to_go_before_closing(tmp_path: Path)
             assert client.gather(held) == list(range(1, 21))  # nothing lost
         finally:
             client.close()
-        started_at = time.monotonic()
         assert process.wait(60) == 0
-        # the client's going ends the wait, not the grace
-        assert time.monotonic() - started_at < CLIENT_GRACE
     err = log.read_text(errors="replace")
     assert "CRITICAL" not in err and "Traceback" not in err, err
+
+
+def test_wait_for_clients_ends_when_they_go_or_at_its_timeout() -> None:
+    import threading
+    from types import SimpleNamespace
+
+    comms = {"client-1": object()}
+    cluster = SimpleNamespace(scheduler=SimpleNamespace(client_comms=comms))
+    started_at = time.monotonic()
+    assert not wait_for_clients(cluster, timeout=0.2)  # a client that stays
+    assert 0.2 <= time.monotonic() - started_at < 30
+    going = threading.Timer(0.3, comms.clear)  # as the scheduler's thread does
+    started_at = time.monotonic()
+    going.start()
+    try:
+        assert wait_for_clients(cluster, timeout=60)
+        assert 0.3 <= time.monotonic() - started_at < 30  # the going ended it
+    finally:
+        going.cancel()
+    assert wait_for_clients(cluster, timeout=0)  # none left: at once
 
 
 def test_without_distributed_one_line_and_status_2(

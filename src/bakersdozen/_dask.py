@@ -210,7 +210,7 @@ class DaskExecutor(Executor):
                     pass
             if self.cluster is not None:
                 try:
-                    self.cluster.close(timeout=10)
+                    self.cluster.close()
                 except Exception:  # noqa: BLE001 - already gone
                     pass
         finally:

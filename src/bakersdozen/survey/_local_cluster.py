@@ -17,11 +17,11 @@ of its own, with a pipe as standard input, and that is the whole protocol:
   the multiprocessing semaphores its nannies made are released by the
   process that made them, and the resource tracker finds nothing leaked;
 - before it closes the workers it waits (up to :data:`CLIENT_GRACE`
-  seconds) for the scheduler to see the survey's client gone: a survey
+  seconds) for the scheduler to see its clients (the survey's) gone: a survey
   killed just after it sent tasks leaves the scheduler busy with them, and
   the workers' leaving would make it write their results' loss to the dead
   client, a CRITICAL line with a traceback on the survey's standard error;
-- SIGTERM closes the cluster the same way.
+- SIGTERM closes the cluster in order too, at once (no wait for clients).
 
 Its standard error is the survey's; the status is 0, or 1 when the cluster
 could not start.
@@ -37,6 +37,8 @@ from typing import Any, Final
 
 #: Seconds to wait, once standard input ends, for the scheduler to see its clients gone.
 CLIENT_GRACE: Final = 5.0
+#: Seconds the cluster's orderly close may take.
+CLOSE_TIMEOUT: Final = 10.0
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
@@ -75,7 +77,7 @@ def main(argv: list[str]) -> int:
             pass
         wait_for_clients(cluster)
     finally:
-        cluster.close(timeout=10)
+        cluster.close(timeout=CLOSE_TIMEOUT)
     return 0
 
 

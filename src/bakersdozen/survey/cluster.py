@@ -60,6 +60,7 @@ from .._dask import (  # the names solve(scheduler=) shares, re-exported
     is_dask_client, quiet_logs,
 )
 from .._dask import _client_class
+from ._local_cluster import CLIENT_GRACE, CLOSE_TIMEOUT
 
 if TYPE_CHECKING:  # no import of the runner: it imports this module
     from ..records import Record
@@ -261,9 +262,15 @@ class LocalClusterProcess:
             raise ClusterError(f"cannot start a local Dask cluster: {text.removeprefix('error: ')}")
         return text
 
-    def close(self, timeout: float = 10) -> None:
+    def close(self, timeout: float = CLIENT_GRACE + CLOSE_TIMEOUT + 5) -> None:
         """End the cluster: close its standard input, wait up to *timeout* s for it
-        to close in order, then kill what is left of its process group."""
+        to close in order, then kill what is left of its process group.
+
+        The cluster's process waits up to ``CLIENT_GRACE`` s for its clients to
+        go, then up to ``CLOSE_TIMEOUT`` s for its workers to close
+        (``bakersdozen.survey._local_cluster``): the default covers both, should
+        this process's client still be there.
+        """
         import os
         import signal
         import subprocess
