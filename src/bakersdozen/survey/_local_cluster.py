@@ -16,10 +16,11 @@ of its own, with a pipe as standard input, and that is the whole protocol:
   kernel closes the pipe, and this process closes the cluster in order:
   the multiprocessing semaphores its nannies made are released by the
   process that made them, and the resource tracker finds nothing leaked;
-- before it closes the workers it waits (up to :data:`CLIENT_GRACE`
-  seconds) for the scheduler to see its clients (the survey's) gone: a survey
-  killed just after it sent tasks leaves the scheduler busy with them, and
-  the workers' leaving would make it write their results' loss to the dead
+- before it closes the workers it waits (up to
+  :data:`~bakersdozen.survey.cluster.CLIENT_GRACE` seconds) for the
+  scheduler to see its clients (the survey's) gone: a survey killed just
+  after it sent tasks leaves the scheduler busy with them, and the
+  workers' leaving would make it write their results' loss to the dead
   client, a CRITICAL line with a traceback on the survey's standard error;
 - SIGTERM closes the cluster in order too, at once (no wait for clients).
 
@@ -33,19 +34,14 @@ import signal
 import sys
 import time
 from types import FrameType
-from typing import Any, Final
-
-#: Seconds to wait, once standard input ends, for the scheduler to see its clients gone.
-CLIENT_GRACE: Final = 5.0
-#: Seconds the cluster's orderly close may take.
-CLOSE_TIMEOUT: Final = 10.0
+from typing import Any
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(0)
 
 
-def wait_for_clients(cluster: Any, timeout: float = CLIENT_GRACE) -> bool:
+def wait_for_clients(cluster: Any, timeout: float) -> bool:
     """Wait up to *timeout* seconds until *cluster*'s scheduler (in this process)
     has no client connection left; True if none is left."""
     deadline = time.monotonic() + timeout
@@ -61,7 +57,7 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the workers inherit it
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the pipe says when to stop
-    from .cluster import start_local_cluster
+    from .cluster import CLIENT_GRACE, CLOSE_TIMEOUT, start_local_cluster
 
     workers = int(argv[0]) if argv else 0
     try:
@@ -75,7 +71,7 @@ def main(argv: list[str]) -> int:
         sys.stdout.flush()
         while sys.stdin.buffer.read(4096):  # nothing is sent: only the end counts
             pass
-        wait_for_clients(cluster)
+        wait_for_clients(cluster, CLIENT_GRACE)
     finally:
         cluster.close(timeout=CLOSE_TIMEOUT)
     return 0

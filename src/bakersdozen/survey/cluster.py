@@ -60,7 +60,6 @@ from .._dask import (  # the names solve(scheduler=) shares, re-exported
     is_dask_client, quiet_logs,
 )
 from .._dask import _client_class
-from ._local_cluster import CLIENT_GRACE, CLOSE_TIMEOUT
 
 if TYPE_CHECKING:  # no import of the runner: it imports this module
     from ..records import Record
@@ -194,6 +193,11 @@ def start_local_cluster(workers: int | None) -> Any:
 
 #: Seconds a local cluster may take to start (its worker processes import Dask).
 LOCAL_START_TIMEOUT: Final = 120.0
+#: Seconds a local cluster's process waits, once its standard input ends, for its
+#: scheduler to see its clients gone (``bakersdozen.survey._local_cluster``).
+CLIENT_GRACE: Final = 5.0
+#: Seconds a local cluster's orderly close may take, after that wait.
+CLOSE_TIMEOUT: Final = 10.0
 
 
 class LocalClusterProcess:
