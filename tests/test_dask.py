@@ -37,8 +37,8 @@ from distributed import Client  # noqa: E402
 
 from bakersdozen import Deal, solve  # noqa: E402
 from bakersdozen.records import Record  # noqa: E402
-from bakersdozen.survey._local_cluster import wait_for_clients  # noqa: E402
 from bakersdozen.survey import survey  # noqa: E402
+from bakersdozen.survey._local_cluster import wait_for_clients  # noqa: E402
 from bakersdozen.survey.cluster import (  # noqa: E402
     MEMORY_FRACTION, parse_local, worker_memory_mb,
 )
