@@ -5,7 +5,7 @@ Usage::
     python bench/disk_layers.py [DEALS] [--rounds 1] [--memory-mb 1024]
                                 [--disk-memory-mb 9] [--work-root DIR]
                                 [--jobs 1,2] [--short] [--kinds memory,disk]
-                                [--against PYTHON]
+                                [--no-line-record] [--against PYTHON]
 
 DEALS is a PySol deal list or range (default ``10242``; ``10242,47201``
 for both of docs/engine.md).  For each deal, each round runs the layered
@@ -29,6 +29,9 @@ load.
 runs deal 16780 (235,290 positions, well under a second in memory) unless
 DEALS is given: a quick check of the figures, not a measurement.
 ``--kinds`` keeps some of the kinds of run (``memory``, ``disk``, ``jobs N``).
+``--no-line-record`` adds, for each kind on disk, its twin run with
+``line_record=False`` (``disk norec``, ``jobs N norec``): no kept files
+for a winning line, so the files hold only the layers still to expand.
 
 ``--against PYTHON`` compares two builds of the engine: every run is made
 again by the interpreter *PYTHON* (an environment where another version of
@@ -52,8 +55,9 @@ from bakersdozen import Deal
 from bakersdozen.solver import LayersSearch, _engine_args
 number, memory_mb, work_dir = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3] or None
 jobs = int(sys.argv[4]) or None
+record = {"line_record": False} if sys.argv[5] == "0" else {}  # builds before the option
 search = LayersSearch(*_engine_args(Deal.pysol(number)), memory_mb=memory_mb, work_dir=work_dir,
-                      jobs=jobs)
+                      jobs=jobs, **record)
 start = time.perf_counter()
 status, _moves, nodes, _rounds, stored = search.run()
 seconds = time.perf_counter() - start
@@ -68,12 +72,13 @@ print(json.dumps({"status": status, "nodes": nodes, "stored": stored, "seconds":
 
 
 def run_one(number: int, memory_mb: float, work_dir: str, jobs: int = 0,
-            python: str = sys.executable) -> dict[str, Any]:
+            python: str = sys.executable, line_record: bool = True) -> dict[str, Any]:
     """The layered search of PySol deal *number* in a fresh interpreter *python*
     (on disk in *work_dir*, or in memory if it is empty; in *jobs* parallel
-    tasks if not 0)."""
+    tasks if not 0; without the line record if *line_record* is False)."""
     out = subprocess.run(
-        [python, "-c", ONE, str(number), str(memory_mb), work_dir, str(jobs)],
+        [python, "-c", ONE, str(number), str(memory_mb), work_dir, str(jobs),
+         str(int(line_record))],
         check=True, capture_output=True, text=True,
     ).stdout
     result: dict[str, Any] = json.loads(out)
@@ -92,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", default="", help="also in parallel tasks: N,M,... jobs")
     parser.add_argument("--short", action="store_true", help="deal 16780 by default")
     parser.add_argument("--kinds", default="", help="only these kinds of run: memory,disk,jobs N")
+    parser.add_argument("--no-line-record", action="store_true",
+                        help="also each run on disk without the line record")
     parser.add_argument("--against", default=None, metavar="PYTHON",
                         help="also run every search with this interpreter's bakersdozen")
     args = parser.parse_args(argv)
@@ -99,9 +106,11 @@ def main(argv: list[str] | None = None) -> int:
         args.deals = "16780" if args.short else "10242"
     jobs = [int(j) for j in args.jobs.split(",") if j.strip()]
     wheres = ["memory", "disk"] + [f"jobs {j}" for j in jobs]
+    if args.no_line_record:
+        wheres += [f"{w} norec" for w in wheres if w != "memory"]
     if args.kinds:
         kept = [k.strip() for k in args.kinds.split(",")]
-        wheres = [w for w in wheres if w in kept]
+        wheres = [w for w in wheres if w in kept or w.removesuffix(" norec") in kept]
         if not wheres:
             parser.error(f"--kinds {args.kinds!r}: none of {', '.join(kept)} is run")
     builds = [("", sys.executable)] + ([("B ", args.against)] if args.against else [])
@@ -118,9 +127,11 @@ def main(argv: list[str] | None = None) -> int:
             runs = [(where, build) for where in order for build in builds[b:] + builds[:b]]
             for where, (mark, python) in runs:
                 if where != "memory":
+                    words = where.split()
                     with tempfile.TemporaryDirectory(dir=args.work_root) as work:
                         run = run_one(number, args.disk_memory_mb, work,
-                                      int(where.split()[1]) if where != "disk" else 0, python)
+                                      int(words[1]) if words[0] == "jobs" else 0, python,
+                                      line_record=words[-1] != "norec")
                     budget = args.disk_memory_mb
                 else:
                     run = run_one(number, args.memory_mb, "", python=python)
@@ -136,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         if "jobs 1" in seconds:
             one = sum(seconds["jobs 1"]) / len(seconds["jobs 1"])
             for where, times in seconds.items():
-                if where.startswith("jobs ") and where != "jobs 1":
+                if where.startswith("jobs ") and where != "jobs 1" and "norec" not in where:
                     print(f"deal {number}: {where} {one / (sum(times) / len(times)):.2f} "
                           f"times as fast as jobs 1 (mean of {len(times)} runs)")
         for where in wheres if args.against else ():

@@ -430,6 +430,20 @@ def restore_files(directory: str, manifest: Mapping[str, Any],
     return sum(files.values())
 
 
+def without_line_record(manifest: dict[str, Any], kept: Callable[[str], bool]) -> dict[str, Any]:
+    """*manifest* for a run that goes on without its line record (``keep``
+    False): the kept files (those *kept* names) no longer listed, so that
+    the resume deletes them; the manifest itself if it keeps none or its
+    run is over.  The counts and the pending files are those of the
+    checkpoint: only the record a won position's line is traced back
+    through is let go (docs/engine.md, "Without the line record")."""
+    if not manifest.get("keep", True) or manifest["state"] != "running":
+        return manifest
+    files = {name: n for name, n in manifest["files"].items() if not kept(name)}
+    sums = {name: n for name, n in manifest["sums"].items() if name in files}
+    return dict(manifest, files=files, sums=sums, keep=False)
+
+
 class DiskLayers:
     """The layered search of one position, its pending layers kept in files.
 
@@ -449,6 +463,11 @@ class DiskLayers:
     resume : bool
         Go on with the run the work directory holds (or start one if it
         holds none); False needs an empty (or missing) directory.
+    line_record : bool
+        Keep the record of the positions expanded (the kept files, about 4
+        bytes a position stored) that a won position's line is traced back
+        through.  False: keep none, and a run resumed with False lets go of
+        the record it kept (a run without one never gets it back).
 
     Raises
     ------
@@ -464,9 +483,11 @@ class DiskLayers:
 
     def __init__(self, args: tuple[list[list[int]], list[int], int, tuple[int, int, int, int, int]],
                  *, memory_mb: float, work_dir: str | os.PathLike[str],
-                 disk_mb: float | None = None, resume: bool = False) -> None:
+                 disk_mb: float | None = None, resume: bool = False,
+                 line_record: bool = True) -> None:
         columns, foundations, ranks, play = args
         self._search = _layers.LayeredSearch(*args, memory_mb=memory_mb)
+        self._line_record = line_record
         self._dir = os.fspath(work_dir)
         self._position = {"columns": [list(c) for c in columns],
                           "foundations": list(foundations), "ranks": ranks,
@@ -474,6 +495,12 @@ class DiskLayers:
         self._won = not any(columns)
         self._disk_budget = 0 if disk_mb is None else max(int(disk_mb * 2**20), 1)
         self._manifest = self._open(resume)
+        if not line_record:
+            dropped = without_line_record(self._manifest, _KEPT.match)
+            if dropped is not self._manifest:
+                self._write_manifest(dropped)
+        if not self._manifest.get("keep", True):
+            self._search.keep_lines = False
         #: nodes of the checkpoint this run went on from (0 for a fresh run)
         self.resumed_nodes: int = self._manifest["counts"]["nodes"]
         #: bytes of the largest file expanded without splitting it; None (the
@@ -508,7 +535,7 @@ class DiskLayers:
         manifest = {"format": FORMAT, "version": VERSION, "byteorder": sys.byteorder,
                     "position": self._position,
                     "state": "running", "progress": 0, "queue": [], "next_part": 0,
-                    "counts": counts, "files": files}
+                    "counts": counts, "files": files, "keep": self._line_record}
         self._write_manifest(manifest)
         return manifest
 
@@ -621,8 +648,9 @@ class DiskLayers:
         paths = [os.fsencode(self._path(progress_file(p)))
                  for p in range(_layers.PROGRESS_VALUES)]
         search.spill_to(paths, disk_budget=self._disk_budget, disk_used=used)
-        search.keep_to([os.fsencode(self._path(kept_file(p)))
-                        for p in range(_layers.PROGRESS_VALUES)])
+        if self._manifest.get("keep", True):  # runs begun before the option keep one
+            search.keep_to([os.fsencode(self._path(kept_file(p)))
+                            for p in range(_layers.PROGRESS_VALUES)])
         search.begin(time_limit=time_limit, max_nodes=max_nodes, progress=progress)
         self._next_checkpoint = time.monotonic() + self.checkpoint_seconds
         line: list[tuple[int, int, int]] = []
@@ -683,6 +711,8 @@ class DiskLayers:
         st = search.close_files()
         if st >= 0:
             return int(st), []
+        if not self._manifest.get("keep", True):
+            return _search.SOLVED, []  # no record: the solver looks for the line
         paths = [os.fsencode(self._path(kept_file(p))) for p in range(_layers.PROGRESS_VALUES)
                  if os.path.exists(self._path(kept_file(p)))]
         search.abandon()  # the layers' memory goes back before the walk

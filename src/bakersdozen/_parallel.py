@@ -367,6 +367,9 @@ class ParallelLayers:
         MiB the files of the work directory may hold; None: as much as the disk has.
     resume : bool
         Go on with the run the work directory holds.
+    line_record : bool
+        As :class:`bakersdozen._disk.DiskLayers`: False keeps no kept files
+        (a run resumed with False lets go of those it kept).
     executor : Executor or None
         Where the tasks run; None: *jobs* threads of this process.
 
@@ -380,7 +383,7 @@ class ParallelLayers:
     def __init__(self, args: tuple[list[list[int]], list[int], int, tuple[int, int, int, int, int]],
                  *, memory_mb: float, work_dir: str | os.PathLike[str], jobs: int,
                  disk_mb: float | None = None, resume: bool = False,
-                 executor: Executor | None = None) -> None:
+                 line_record: bool = True, executor: Executor | None = None) -> None:
         columns, foundations, ranks, play = args
         self._args = args
         self._jobs = jobs
@@ -395,7 +398,12 @@ class ParallelLayers:
         self._won = not any(columns)
         self._disk_budget = 0 if disk_mb is None else max(int(disk_mb * 2**20), 1)
         self._executor = executor
+        self._line_record = line_record
         self._manifest = self._open(resume)
+        if not line_record:
+            dropped = _disk.without_line_record(self._manifest, _KEPT.match)
+            if dropped is not self._manifest:
+                self._write_manifest(dropped)
         #: nodes of the checkpoint this run went on from (0 for a fresh run)
         self.resumed_nodes: int = self._manifest["counts"]["nodes"]
         #: bytes of the largest part expanded without splitting it; None: as
@@ -431,7 +439,7 @@ class ParallelLayers:
                     "position": self._position, "state": "running", "progress": 0,
                     "todo": [], "rounds": {}, "next_task": 0,
                     "counts": {k: 0 for k in self._probe.counts()},
-                    "files": files, "keep": True}
+                    "files": files, "keep": self._line_record}
         self._write_manifest(manifest)
         return manifest
 

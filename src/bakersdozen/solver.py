@@ -414,8 +414,8 @@ class LayersSearch:
     (:data:`SHORTEST_PLAY`; Good Measure plays it) or Portuguese
     Solitaire's (the same, with empty columns that take Kings only):
     :func:`plays_layers`.
-    *work_dir*, *disk_mb* and *resume* as for :func:`solve` (ArgumentError
-    for a work directory that cannot be used).
+    *work_dir*, *disk_mb*, *resume* and *line_record* as for :func:`solve`
+    (ArgumentError for a work directory that cannot be used).
     """
 
     def __init__(
@@ -431,6 +431,7 @@ class LayersSearch:
         resume: bool = False,
         jobs: int | None = None,
         scheduler: object = None,
+        line_record: bool = True,
     ) -> None:
         if play is not None and tuple(play) not in _LAYERS_CODES:
             raise RulesError(LAYERS_REFUSAL)
@@ -446,11 +447,11 @@ class LayersSearch:
 
             self._layers = _disk.DiskLayers(
                 engine_args, memory_mb=memory_mb, work_dir=work_dir, disk_mb=disk_mb,
-                resume=resume,
+                resume=resume, line_record=line_record,
             )
         else:
             self._layers = _parallel_layers(engine_args, memory_mb, work_dir, disk_mb, resume,
-                                            jobs, scheduler)
+                                            jobs, scheduler, line_record)
             self._close = self._layers.close_executor
         #: what the layered search used (:attr:`bakersdozen._layers.LayeredSearch.stats`), after :meth:`run`
         self.stats: dict[str, int] = {}
@@ -538,7 +539,7 @@ def _is_parallel(work_dir: str | os.PathLike[str]) -> bool:
 def _parallel_layers(
     args: tuple[list[list[int]], list[int], int, tuple[int, int, int, int, int]],
     memory_mb: float, work_dir: str | os.PathLike[str], disk_mb: float | None, resume: bool,
-    jobs: int | None, scheduler: object,
+    jobs: int | None, scheduler: object, line_record: bool = True,
 ) -> _parallel.ParallelLayers:
     """The disk search in parallel tasks: *jobs* threads of this process, or
     tasks on the Dask cluster of *scheduler* (an address or a ``distributed.Client``)."""
@@ -546,7 +547,8 @@ def _parallel_layers(
 
     if scheduler is None:
         return _parallel.ParallelLayers(args, memory_mb=memory_mb, work_dir=work_dir,
-                                        jobs=jobs or 1, disk_mb=disk_mb, resume=resume)
+                                        jobs=jobs or 1, disk_mb=disk_mb, resume=resume,
+                                        line_record=line_record)
     from ._dask import DaskExecutor, connect_address, is_dask_client
 
     executor = (DaskExecutor(scheduler) if is_dask_client(scheduler)
@@ -557,7 +559,7 @@ def _parallel_layers(
             jobs = executor.threads
         search = _parallel.ParallelLayers(args, memory_mb=memory_mb, work_dir=work_dir,
                                           jobs=jobs, disk_mb=disk_mb, resume=resume,
-                                          executor=executor)
+                                          line_record=line_record, executor=executor)
     except BaseException:
         executor.close()
         raise
@@ -807,10 +809,10 @@ def _parallel_options(work_dir: object, jobs: object, scheduler: object) -> None
 
 
 def _layer_options(
-    method: str, work_dir: object, disk_mb: object, resume: object
-) -> tuple[str | os.PathLike[str], float | None, bool] | None:
-    """The arguments of the disk search, checked: ``(work_dir, disk_mb, resume)``,
-    or None without *work_dir*."""
+    method: str, work_dir: object, disk_mb: object, resume: object, line_record: object = True,
+) -> tuple[str | os.PathLike[str], float | None, bool, bool] | None:
+    """The arguments of the disk search, checked: ``(work_dir, disk_mb,
+    resume, line_record)``, or None without *work_dir*."""
     if work_dir is not None and not isinstance(work_dir, (str, os.PathLike)):
         raise TypeError(f"work_dir must be a path or None, not {work_dir!r}")
     if disk_mb is not None and (isinstance(disk_mb, bool)
@@ -818,8 +820,11 @@ def _layer_options(
         raise TypeError(f"disk_mb must be a number or None, not {disk_mb!r}")
     if not isinstance(resume, bool):
         raise TypeError(f"resume must be a bool, not {resume!r}")
+    if not isinstance(line_record, bool):
+        raise TypeError(f"line_record must be a bool, not {line_record!r}")
     if work_dir is None:
-        for name, given in (("disk_mb", disk_mb is not None), ("resume", resume)):
+        for name, given in (("disk_mb", disk_mb is not None), ("resume", resume),
+                            ("line_record", not line_record)):
             if given:
                 raise ArgumentError(f"{name}: only a search with a work_dir uses it")
         return None
@@ -832,7 +837,7 @@ def _layer_options(
         raise ArgumentError(f"disk_mb must be in (0, 2**30] (MiB), not {disk_mb!r}")
     assert isinstance(work_dir, (str, os.PathLike))
     assert disk_mb is None or isinstance(disk_mb, (int, float))
-    return work_dir, None if disk_mb is None else float(disk_mb), resume
+    return work_dir, None if disk_mb is None else float(disk_mb), resume, line_record
 
 
 def solve(
@@ -852,6 +857,7 @@ def solve(
     resume: bool = False,
     jobs: int | None = None,
     scheduler: str | object | None = None,
+    line_record: bool = True,
 ) -> Solution:
     """Decide whether *deal* can be won, and how.
 
@@ -958,6 +964,17 @@ def solve(
         Every worker must see *work_dir* under the same path (a shared or
         network filesystem); each task writes only its own files there.
         Needs ``distributed`` (``pip install "bakersdozen[dask]"``).
+    line_record : bool
+        With *work_dir*: keep the record of the positions expanded that a
+        won position's winning line is traced back through (True, the
+        default; about 4 bytes a position stored, on disk until the run
+        ends).  False keeps none, for a run whose disk should hold only the
+        layers still to expand (an unsolvable verdict needs no record): a
+        win is then given its line by the default search, ``"dfs"``, with
+        what is left of the limits, and is unknown if that finds none (a
+        resume gives the win back and looks again).  A run resumed with
+        False lets go of the record it kept; one begun with False never
+        gets it back (docs/engine.md, "Without the line record").
 
     Returns
     -------
@@ -978,7 +995,8 @@ def solve(
         those nor Portuguese Solitaire's (:func:`~bakersdozen.solver.plays_layers`).
     ArgumentError
         Also for *work_dir*, *disk_mb* or *resume* with a method other than
-        ``"layers"``, *disk_mb* or *resume* without *work_dir*, and a work
+        ``"layers"``, *disk_mb*, *resume* or ``line_record=False`` without
+        *work_dir*, and a work
         directory that is not empty without *resume*, holds the search of
         another position, rules or format version, is damaged, or is in
         use by another search (one search at a time on a work directory).
@@ -1018,7 +1036,7 @@ def solve(
             f"method: unknown search method {method!r}: the methods are "
             f"{', '.join(SEARCH_METHODS)}"
         ) from None
-    layer_options = _layer_options(method, work_dir, disk_mb, resume)
+    layer_options = _layer_options(method, work_dir, disk_mb, resume, line_record)
     _parallel_options(work_dir, jobs, scheduler)
     deal = position_of(deal, rules)
     if certificate is not None:
@@ -1034,9 +1052,10 @@ def solve(
     if layer_options is None:
         search = search_method(*args, memory_mb=float(memory_mb))
     else:
-        work_dir, disk_mb, resume = layer_options
+        work_dir, disk_mb, resume, line_record = layer_options
         search = LayersSearch(*args, memory_mb=float(memory_mb), work_dir=work_dir,
-                              disk_mb=disk_mb, resume=resume, jobs=jobs, scheduler=scheduler)
+                              disk_mb=disk_mb, resume=resume, jobs=jobs, scheduler=scheduler,
+                              line_record=line_record)
     status, raw, nodes, rounds, _entries = search.run(
         time_limit=float(time_limit or 0.0),
         max_nodes=int(max_nodes or 0),

@@ -9,8 +9,9 @@ says whether it is proven minimal, or else the proven lower bound.
 (``solve(..., method="proof")``); ``--layers`` enumerates every reachable
 position layer by layer (``solve(..., method="layers")``): the quickest
 proof of an unsolvable deal; with ``--work-dir DIR`` it keeps the layers not
-being expanded in files of DIR (``--disk-mb`` bounds them), and ``--resume``
-goes on with the run DIR holds; ``--jobs N`` expands each progress value's
+being expanded in files of DIR (``--disk-mb`` bounds them, and
+``--no-line-record`` leaves out the record a win's line is traced back
+through), and ``--resume`` goes on with the run DIR holds; ``--jobs N`` expands each progress value's
 parts in N threads, ``--scheduler ADDRESS`` on a Dask cluster.  ``--certificate FILE`` writes, for an
 unsolvable verdict, a certificate that ``bakersdozen verify`` checks.
 """
@@ -77,6 +78,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "as those of a run never stopped",
     )
     parser.add_argument(
+        "--no-line-record", action="store_true",
+        help="with --work-dir: keep no record of the positions expanded (about 4 bytes a "
+        "position stored) to trace a win's line back through, so that the disk holds only "
+        "the layers still to expand; a win's line then comes from the default search, "
+        "within what is left of the limits. With --resume: let go of the record the run "
+        "kept (docs/engine.md, 'Without the line record')",
+    )
+    parser.add_argument(
         "--jobs", "-j", type=positive_int, metavar="N",
         help="with --work-dir: expand each progress value's parts in N threads at once, "
         "--memory-mb shared by them; the same verdict and counts as one process "
@@ -108,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.work_dir is None:
         for flag, given in (("--disk-mb", args.disk_mb is not None), ("--resume", args.resume),
+                            ("--no-line-record", args.no_line_record),
                             ("--jobs", args.jobs is not None),
                             ("--scheduler", args.scheduler is not None)):
             if given:
@@ -148,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
                 memory_mb=args.memory_mb, seed=args.seed, method=method, progress=progress,
                 certificate=args.certificate, work_dir=args.work_dir, disk_mb=args.disk_mb,
                 resume=args.resume, jobs=args.jobs, scheduler=args.scheduler,
+                line_record=not args.no_line_record,
             )
     except ValueError as error:
         raise BakersDozenError(str(error)) from None
