@@ -769,6 +769,44 @@ def test_a_board_stopped_by_its_disk_budget_goes_on_with_more(tmp_path: Path) ->
     assert checkpoint > 0 and os.listdir(work) == []
 
 
+def _kept_files(directory: Path) -> list[str]:
+    return sorted(n for n in os.listdir(directory) if re.match(r"k\d{3}\.", n))
+
+
+def test_a_pass_without_the_line_record(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    out, work = tmp_path / "disk.jsonl", tmp_path / "work"
+    base = ["--layers", "--work-dir", str(work), "--memory-mb", str(MEMORY_MB),
+            "--time-limit", "none", "--jobs", "1", "--output", str(out)]
+    kept = work / f"deal-{DISK_DEAL}"
+    # a first pass with the record: the deal left unknown keeps its kept files
+    assert main(["survey", str(DISK_DEAL), "--max-nodes", "200000", *base]) == 0
+    assert _kept_files(kept) and json.loads((kept / _disk.MANIFEST).read_text())["keep"]
+    first = _manifest_nodes(kept)
+    # a retry without it lets them go, and is left unknown with its layers alone
+    assert main(["survey", "--retry-unknown", "--max-nodes", "400000", "--no-line-record",
+                 *base]) == 0
+    assert _kept_files(kept) == []
+    assert json.loads((kept / _disk.MANIFEST).read_text())["keep"] is False
+    # the last pass (the option need not be given again) decides it, with the count
+    # of a search never stopped
+    assert main(["survey", "--retry-unknown", *base]) == 0
+    capsys.readouterr()
+    records = read_records(str(out))
+    assert [(r.verdict, r.reason) for r in records] == [
+        (Verdict.UNKNOWN, "max_nodes"), (Verdict.UNKNOWN, "max_nodes"),
+        (Verdict.UNSOLVABLE, None)]
+    assert records[1].resumed_nodes == first
+    assert records[2].nodes == DISK_DEAL_NODES and os.listdir(work) == []
+    # a winnable board without the record: its line comes from the default search
+    board = midgame("24 after 47 moves")
+    [won] = survey([board], jobs=1, time_limit=None, memory_mb=MEMORY_MB, method="layers",
+                   moves=True, work_dir=work, line_record=False)
+    assert won.verdict is Verdict.SOLVED
+    _replay(board, won.moves)
+    assert os.listdir(work) == []
+
+
 _KILLED_SURVEY = """
 import sys
 from bakersdozen import _disk
@@ -811,6 +849,8 @@ def test_work_dir_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str
     for flags in (["--disk-mb", "10"], ["--layers", "--disk-mb", "10"]):
         assert main(["survey", "1-2", *flags, *common]) == 2
         assert "--disk-mb needs --work-dir DIR" in _one_error_line(capsys)
+    assert main(["survey", "1-2", "--layers", "--no-line-record", *common]) == 2
+    assert "--no-line-record needs --work-dir DIR" in _one_error_line(capsys)
     assert main(["survey", "1-2", "--layers", "--work-dir", str(work), "--disk-mb", "0",
                  *common]) == 2
     assert "must be in (0," in capsys.readouterr().err
@@ -843,6 +883,10 @@ def test_work_dir_api_errors(tmp_path: Path) -> None:
         survey([1], jobs=1, work_dir=tmp_path)
     with pytest.raises(ArgumentError, match="disk_mb: only a survey with a work_dir"):
         survey([1], jobs=1, method="layers", disk_mb=10)
+    with pytest.raises(ArgumentError, match="line_record: only a survey with a work_dir"):
+        survey([1], jobs=1, method="layers", line_record=False)
+    with pytest.raises(TypeError, match="line_record must be a bool"):
+        survey([1], jobs=1, method="layers", work_dir=tmp_path, line_record=None)  # type: ignore[arg-type]
     for bad in (0, -1, float("nan"), 2.0**31):
         with pytest.raises(ArgumentError, match=r"disk_mb must be in \(0, 2\*\*30\]"):
             survey([1], jobs=1, method="layers", work_dir=tmp_path, disk_mb=bad)

@@ -128,6 +128,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "has); past it, or on a full disk, the deal stops (unknown, reason disk)",
     )
     parser.add_argument(
+        "--no-line-record", action="store_true",
+        help="with --work-dir: keep no record for tracing a win's line back (about 4 bytes a "
+        "position stored), so that each deal's files hold only the layers still to expand; "
+        "a win's line then comes from the default search; a deal gone on from lets go of "
+        "its record (docs/engine.md, 'Without the line record')",
+    )
+    parser.add_argument(
         "--retry-unknown", action="store_true",
         help="re-run only the deals whose latest record in --output is unknown "
         "(among DEALS or --boards if given), appending the new records",
@@ -185,6 +192,9 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
     if args.disk_mb is not None and args.work_dir is None:
         return _bad("--disk-mb needs --work-dir DIR (and --layers): it bounds the files each "
                     "deal keeps there")
+    if args.no_line_record and args.work_dir is None:
+        return _bad("--no-line-record needs --work-dir DIR (and --layers): the record it "
+                    "leaves out is kept in each deal's files there")
 
     rules = rules_from_args(args)
     from ..solver import plays_layers
@@ -285,7 +295,7 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one command, read top 
             memory_mb = args.memory_mb or default_memory_mb(busy)
         limits = Limits(args.time_limit, args.max_nodes, float(memory_mb), args.seed, args.moves,
                         rules, "proof" if args.proof else "layers" if args.layers else "dfs",
-                        work_dir, args.disk_mb)
+                        work_dir, args.disk_mb, not args.no_line_record)
         new = _run_tasks(pending(candidates, existing, args.retry_unknown), to_go, busy,
                          limits, writer, out_format, args)
     except BrokenProcessPool as failure:

@@ -86,6 +86,7 @@ def solve_task(task: Task, limits: Limits) -> Record:
         position, time_limit=limits.time_limit, max_nodes=limits.max_nodes,
         memory_mb=limits.memory_mb, seed=limits.seed, method=limits.method, rules=played,
         work_dir=work_dir, disk_mb=limits.disk_mb, resume=work_dir is not None,
+        line_record=limits.line_record,
     )
     if work_dir is not None and solution.decided:
         # its manifest alone is left: the record says all of it (a directory
@@ -241,6 +242,7 @@ def survey(
     rules: Rules | str | None = None,
     work_dir: str | os.PathLike[str] | None = None,
     disk_mb: float | None = None,
+    line_record: bool = True,
 ) -> Iterator[Record]:
     """Solve many deals, yielding one :class:`~bakersdozen.records.Record` per deal as each finishes.
 
@@ -310,6 +312,10 @@ def survey(
         in (0, 2**30]; a deal that would pass it, or finds the disk full,
         stops unknown with the reason ``"disk"``.  None (the default): as
         much as the disk has.
+    line_record : bool
+        With *work_dir*: False keeps no record for tracing a win's line back
+        in the deals' subdirectories, and lets go of the record of those a
+        deal goes on from (:func:`bakersdozen.solve`'s *line_record*).
 
     Raises
     ------
@@ -381,7 +387,7 @@ def survey(
     solve(Deal.pysol(1), time_limit=time_limit, max_nodes=1, memory_mb=memory_mb, seed=seed,
           method=method)
     limits = Limits(time_limit, max_nodes, float(memory_mb), seed, bool(moves), played, method,
-                    work_dir, disk_mb)  # type: ignore[arg-type]  # Limits takes a path
+                    work_dir, disk_mb, line_record)  # type: ignore[arg-type]  # Limits takes a path
     if limits.work_dir is not None:
         make_work_dir(limits.work_dir)
     return _survey((normalise(item) for item in deals), jobs, limits, executor)

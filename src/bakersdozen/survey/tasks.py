@@ -365,16 +365,22 @@ class Limits:
         subdirectory may hold, in (0, 2**30]; a deal that would pass it stops
         unknown, with the reason ``"disk"``.  None (the default): as much as
         the disk has.
+    line_record : bool
+        With *work_dir*: keep each deal's record for tracing a win's line
+        back (True, the default); False keeps none, and lets go of the
+        record of a subdirectory it goes on from (:func:`bakersdozen.solve`'s
+        *line_record*).
 
     Raises
     ------
     TypeError
-        For a *work_dir* that is not a path or None, or a *disk_mb* that is
-        not a number or None.
+        For a *work_dir* that is not a path or None, a *disk_mb* that is
+        not a number or None, or a *line_record* that is not a bool.
     ArgumentError
         A ValueError: for a *work_dir* with a method other than
         ``"layers"`` (only the layered search keeps its work on disk), an
-        empty *work_dir*, or a *disk_mb* without *work_dir* or out of range.
+        empty *work_dir*, or a *disk_mb* or ``line_record=False`` without
+        *work_dir*, or a *disk_mb* out of range.
     """
 
     time_limit: float | None = 10.0
@@ -386,6 +392,7 @@ class Limits:
     method: str = "dfs"
     work_dir: str | None = None
     disk_mb: float | None = None
+    line_record: bool = True
 
     def __post_init__(self) -> None:
         if self.time_limit == math.inf:  # no limit: None in the records (JSON has no inf)
@@ -397,10 +404,15 @@ class Limits:
         if disk_mb is not None and (isinstance(disk_mb, bool)
                                     or not isinstance(disk_mb, (int, float))):
             raise TypeError(f"disk_mb must be a number or None, not {disk_mb!r}")
+        if not isinstance(self.line_record, bool):
+            raise TypeError(f"line_record must be a bool, not {self.line_record!r}")
         if work_dir is None:
             if disk_mb is not None:
                 raise ArgumentError("disk_mb: only a survey with a work_dir uses it (it bounds "
                                     "each deal's files there)")
+            if not self.line_record:
+                raise ArgumentError("line_record: only a survey with a work_dir uses it (the "
+                                    "layers in memory let their record go when it does not fit)")
             return
         if self.method != "layers":
             raise ArgumentError(f"work_dir: only method='layers' keeps its work on disk, not "
