@@ -2085,8 +2085,9 @@ cdef class LayeredSearch:
     @property
     def keep_lines(self):
         """Whether the search keeps its record of the positions it expands, to
-        trace a winning line back (True by default; the benchmarks set it
-        False, before the search runs, to measure what it costs)."""
+        trace a winning line back (True by default; set False before the
+        search runs by a disk search without the line record, and by the
+        benchmarks that measure what the record costs)."""
         return self.keep
 
     @keep_lines.setter
