@@ -55,7 +55,7 @@ from bakersdozen import Deal
 from bakersdozen.solver import LayersSearch, _engine_args
 number, memory_mb, work_dir = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3] or None
 jobs = int(sys.argv[4]) or None
-record = {"line_record": False} if sys.argv[5] == "0" else {}  # builds before the option
+record = {"line_record": False} if sys.argv[5] == "0" else {}  # a build before the option too
 search = LayersSearch(*_engine_args(Deal.pysol(number)), memory_mb=memory_mb, work_dir=work_dir,
                       jobs=jobs, **record)
 start = time.perf_counter()
@@ -104,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.deals is None:
         args.deals = "16780" if args.short else "10242"
+    if args.no_line_record and args.against:
+        parser.error("--no-line-record with --against: a build before the option cannot run "
+                     "without the line record; compare the two builds with it")
     jobs = [int(j) for j in args.jobs.split(",") if j.strip()]
     wheres = ["memory", "disk"] + [f"jobs {j}" for j in jobs]
     if args.no_line_record:

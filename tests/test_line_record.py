@@ -5,6 +5,7 @@ are let go on a resume, and the counts are those of the search with them
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from pathlib import Path
@@ -69,14 +70,16 @@ def test_no_kept_file_is_written_and_the_counts_are_the_same(tmp_path: Path,
     assert_same(memory, ((status, nodes, stored), search.stats))  # type: ignore[attr-defined]
     assert watch.calls > 0 and watch.seen == set()
     assert manifest(work)["keep"] is False
-    assert search.stats["kept_bytes" if jobs is None else "peak_disk"] >= 0  # type: ignore[attr-defined]
-    # the same search with the record writes kept files (the watch sees them)
+    # the same search with the record writes kept files (the watch sees them),
+    # and its files hold more at their peak
     with_record = search_of(deal, tmp_path / "r", jobs)
     with_record.part_bytes = 20000  # type: ignore[attr-defined]
     watch = WatchFiles(tmp_path / "r")
     again = with_record.run(progress=watch)  # type: ignore[attr-defined]
     assert (again[0], again[2], again[4]) == (status, nodes, stored)
     assert watch.seen
+    peak, peak_with = (s.stats["peak_disk"] for s in (search, with_record))  # type: ignore[attr-defined]
+    assert 0 < peak < peak_with
 
 
 @pytest.mark.parametrize("jobs", [None, 1, 2])
@@ -92,7 +95,8 @@ def test_a_resume_without_the_record_lets_it_go(tmp_path: Path, jobs: int | None
     rest = search_of(deal, tmp_path, jobs, resume=True, line_record=False)
     # the manifest no longer lists them, and the run deletes them before its first step
     state = manifest(tmp_path)
-    assert state["keep"] is False and not any(KEPT.match(n) for n in state["files"])  # type: ignore[union-attr]
+    assert state["keep"] is False
+    assert not any(KEPT.match(n) for n in state["files"])  # type: ignore[union-attr]
     watch = WatchFiles(tmp_path)
     status, _raw, nodes, _rounds, stored = rest.run(progress=watch)  # type: ignore[attr-defined]
     assert watch.seen == set() and kept_files(tmp_path) == []
@@ -136,8 +140,70 @@ def test_a_win_whose_line_the_default_search_cannot_find_in_time_is_unknown(
     # unknown (a node limit), and one with room gives the line again
     short = solve(deal, max_nodes=1, method="layers", work_dir=tmp_path, resume=True)
     assert (short.verdict, short.reason) == (Verdict.UNKNOWN, "max_nodes")
+    # its layer progress says the enumeration reached a won position
+    assert short.layer_progress is not None
+    most = short.layer_progress[1]
+    assert short.layer_progress == (most, most) and most > 0
     again = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, resume=True)
     assert again.verdict is Verdict.SOLVED and check(deal, again.moves).won
+
+
+def test_the_command_line_says_a_win_was_reached_when_no_line_was_found(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "board.txt"
+    board.write_text(midgame("24 after 47 moves").to_text())
+    work = str(tmp_path / "w")
+    # 79,340 positions take the layers to the win; one more is the default search's
+    assert main(["solve", str(board), "--layers", "--work-dir", work, "--no-line-record",
+                 "--max-nodes", "79341"]) == 3
+    out = capsys.readouterr().out
+    assert "verdict: unknown (max_nodes reached)" in out
+    assert re.search(r"layer progress: (\d+) of \1: a won position was reached, so the deal "
+                     r"is winnable, but no winning line was found", out), out
+    assert main(["solve", str(board), "--layers", "--work-dir", work, "--resume"]) == 0
+    assert "verdict: solved" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("jobs", [None, 2])
+def test_a_disk_too_full_for_the_manifest_loses_the_record_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int | None) -> None:
+    deal = Deal.pysol(DEAL_1M)
+    memory = in_memory(deal)
+    first = search_of(deal, tmp_path, jobs)
+    first.part_bytes = 20000  # type: ignore[attr-defined]
+    assert first.run(max_nodes=1_000_000)[0] == _search.NODE_LIMIT  # type: ignore[attr-defined]
+    del first
+    assert kept_files(tmp_path)
+    write = _disk.write_manifest
+    failed: list[bool] = []
+
+    def full_until_the_record_goes(directory: str, state: dict[str, object]) -> None:
+        if kept_files(Path(directory)):  # no room while the kept files are there
+            failed.append(True)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        write(directory, state)
+
+    monkeypatch.setattr(_disk, "write_manifest", full_until_the_record_goes)
+    rest = search_of(deal, tmp_path, jobs, resume=True, line_record=False)
+    assert failed and kept_files(tmp_path) == [] and manifest(tmp_path)["keep"] is False
+    monkeypatch.setattr(_disk, "write_manifest", write)
+    assert rest.run()[2] == memory[0][1]  # type: ignore[attr-defined]
+
+
+def test_kept_files_gone_are_refused_with_the_way_on(tmp_path: Path) -> None:
+    deal = Deal.pysol(DEAL_1M)
+    assert solve(deal, max_nodes=1_000_000, method="layers", work_dir=tmp_path,
+                 memory_mb=2).reason == "max_nodes"
+    for name in kept_files(tmp_path):
+        os.unlink(tmp_path / name)
+    with pytest.raises(ArgumentError, match=r"k\d{3}\.rec is missing or not a file; go on "
+                       r"without the line record \(--no-line-record, line_record=False\), "
+                       r"or delete the directory"):
+        solve(deal, time_limit=None, method="layers", work_dir=tmp_path, resume=True)
+    rest = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, resume=True,
+                 line_record=False)
+    assert rest.verdict is Verdict.UNSOLVABLE
+    assert rest.nodes == solve(deal, time_limit=None, method="layers").nodes
 
 
 @pytest.mark.parametrize(("kwargs", "error", "match"), [

@@ -31,6 +31,7 @@ so that the counts come out as those of a run never stopped.  Only
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -63,6 +64,8 @@ _KEPT = re.compile(r"k\d{3}\.rec\Z")
 MAX_PARTS: Final = 4096
 #: What the error of a damaged work directory says to do.
 DELETE_IT: Final = "delete the directory to start the search again"
+#: A kept file's name, of the search in one process or of a task.
+_ANY_KEPT = re.compile(r"k\d{3}\.")
 #: The bytes of a part are at most this share of the memory left: a
 #: position of *b* bytes a record (1-8, or 16) takes its b bytes and a
 #: block head's share in the file (with the repeats its buffer's sort did
@@ -257,11 +260,16 @@ def write_manifest(directory: str, manifest: dict[str, Any]) -> None:
     file, fsync, rename, fsync of the directory; with its own checksum."""
     temp = os.path.join(directory, MANIFEST + ".tmp")
     manifest = dict(manifest, checksum=_checksum(manifest))
-    with open(temp, "w", encoding="utf-8") as out:
-        json.dump(manifest, out, sort_keys=True)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(temp, os.path.join(directory, MANIFEST))
+    try:
+        with open(temp, "w", encoding="utf-8") as out:
+            json.dump(manifest, out, sort_keys=True)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, os.path.join(directory, MANIFEST))
+    except OSError as error:
+        if error.filename is None:  # a failed write names no file: say which
+            error.filename = temp
+        raise
     _sync(directory, directory=True)
 
 
@@ -418,8 +426,10 @@ def restore_files(directory: str, manifest: Mapping[str, Any],
         path = os.path.join(directory, name)
         size = os.path.getsize(path) if os.path.exists(path) and not os.path.isdir(path) else -1
         if size < 0:
+            way = ("go on without the line record (--no-line-record, line_record=False), "
+                   "or " if _ANY_KEPT.match(name) else "")
             raise ArgumentError(f"work_dir: {directory!r} is damaged: {name} is missing or "
-                                f"not a file; {DELETE_IT}")
+                                f"not a file; {way}{DELETE_IT}")
         if size < length:
             raise ArgumentError(
                 f"work_dir: {directory!r} is damaged: {name} holds {size} bytes, "
@@ -442,6 +452,30 @@ def without_line_record(manifest: dict[str, Any], kept: Callable[[str], bool]) -
     files = {name: n for name, n in manifest["files"].items() if not kept(name)}
     sums = {name: n for name, n in manifest["sums"].items() if name in files}
     return dict(manifest, files=files, sums=sums, keep=False)
+
+
+def drop_line_record(directory: str, manifest: dict[str, Any], kept: Callable[[str], bool],
+                     write: Callable[[dict[str, Any]], None]) -> None:
+    """Write the manifest of a run that goes on without its line record
+    (:func:`without_line_record`) with *write*; the resume then deletes the
+    kept files.  On a disk too full for the manifest, the kept files are
+    deleted first: the old manifest then names files that are gone, which
+    only a resume without the line record takes (it writes this one)."""
+    dropped = without_line_record(manifest, kept)
+    if dropped is manifest:
+        return
+    try:
+        write(dropped)
+    except OSError as error:
+        if error.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        for name in manifest["files"]:
+            if kept(name):
+                try:
+                    os.unlink(os.path.join(directory, name))
+                except FileNotFoundError:
+                    pass
+        write(dropped)
 
 
 class DiskLayers:
@@ -496,9 +530,7 @@ class DiskLayers:
         self._disk_budget = 0 if disk_mb is None else max(int(disk_mb * 2**20), 1)
         self._manifest = self._open(resume)
         if not line_record:
-            dropped = without_line_record(self._manifest, _KEPT.match)
-            if dropped is not self._manifest:
-                self._write_manifest(dropped)
+            drop_line_record(self._dir, self._manifest, _KEPT.match, self._write_manifest)
         if not self._manifest.get("keep", True):
             self._search.keep_lines = False
         #: nodes of the checkpoint this run went on from (0 for a fresh run)

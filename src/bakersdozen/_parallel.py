@@ -401,9 +401,7 @@ class ParallelLayers:
         self._line_record = line_record
         self._manifest = self._open(resume)
         if not line_record:
-            dropped = _disk.without_line_record(self._manifest, _KEPT.match)
-            if dropped is not self._manifest:
-                self._write_manifest(dropped)
+            _disk.drop_line_record(self._dir, self._manifest, _KEPT.match, self._write_manifest)
         #: nodes of the checkpoint this run went on from (0 for a fresh run)
         self.resumed_nodes: int = self._manifest["counts"]["nodes"]
         #: bytes of the largest part expanded without splitting it; None: as

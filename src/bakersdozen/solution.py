@@ -88,7 +88,11 @@ class Solution:
         it can reach.  How far a stopped enumeration got, to rank deals
         for a longer run (the positions per value rise, then fall: a
         value past the middle is not proportionally nearer the end).
-        None otherwise.
+        ``(most, most)`` when it reached a won position (the deal is
+        winnable) but kept no line to trace back (``line_record=False``,
+        or a record that outgrew the memory) and the default search found
+        none within the limits; on disk a resume gives the win back and
+        looks again.  None otherwise.
     """
 
     verdict: Verdict

@@ -458,6 +458,9 @@ class LayersSearch:
         #: the nodes of the checkpoint a resumed run on disk went on from
         #: (earlier runs generated them), after :meth:`run`; 0 for a fresh run
         self.resumed_nodes = 0
+        #: True after :meth:`run` when the layers reached a won position but
+        #: kept no line, and the default search found none within the limits
+        self.won_without_line = False
 
     @property
     def layer_progress(self) -> tuple[int, int] | None:
@@ -467,7 +470,10 @@ class LayersSearch:
         no layer (the position was won already)."""
         if "progress" not in self.stats or "most_progress" not in self.stats:
             return None
-        return int(self.stats["progress"]), int(self.stats["most_progress"])
+        most = int(self.stats["most_progress"])
+        if self.won_without_line:  # the enumeration got all the way: a won position
+            return most, most
+        return int(self.stats["progress"]), most
 
     def run(
         self, *, time_limit: float = 0.0, max_nodes: int = 0, seed: int = 0,
@@ -498,6 +504,7 @@ class LayersSearch:
         # record outgrew the memory budget): the default search finds one,
         # if a budget is left
         if max_nodes > 0 and spent >= max_nodes:
+            self.won_without_line = True
             return _search.NODE_LIMIT, [], nodes, rounds, stored
         left_time, left_nodes = _left(start, time_limit, max_nodes, spent)
         dfs = _search.DepthFirstSearch(*self._args, memory_mb=self._memory_mb)
@@ -507,6 +514,7 @@ class LayersSearch:
         )
         if status == _search.UNSOLVABLE:  # pragma: no cover  (the layers reached a win)
             raise BakersDozenError("internal error: the layered search won where the default search cannot")
+        self.won_without_line = status != _search.SOLVED
         return status, raw, nodes + more, rounds + more_rounds, stored
 
 

@@ -11,9 +11,10 @@ position layer by layer (``solve(..., method="layers")``): the quickest
 proof of an unsolvable deal; with ``--work-dir DIR`` it keeps the layers not
 being expanded in files of DIR (``--disk-mb`` bounds them, and
 ``--no-line-record`` leaves out the record a win's line is traced back
-through), and ``--resume`` goes on with the run DIR holds; ``--jobs N`` expands each progress value's
-parts in N threads, ``--scheduler ADDRESS`` on a Dask cluster.  ``--certificate FILE`` writes, for an
-unsolvable verdict, a certificate that ``bakersdozen verify`` checks.
+through), and ``--resume`` goes on with the run DIR holds; ``--jobs N``
+expands each progress value's parts in N threads, ``--scheduler ADDRESS``
+on a Dask cluster.  ``--certificate FILE`` writes, for an unsolvable
+verdict, a certificate that ``bakersdozen verify`` checks.
 """
 
 from __future__ import annotations
@@ -208,8 +209,13 @@ def run(args: argparse.Namespace) -> int:
                 )
         if solution.layer_progress is not None:
             value, most = solution.layer_progress
-            out.append(f"layer progress: {value} of {most} (cards home plus dealt cards "
-                       "moved, of a won position's)")
+            if value == most:
+                out.append(f"layer progress: {value} of {most}: a won position was reached, so "
+                           "the deal is winnable, but no winning line was found within the "
+                           "limits (with --work-dir, --resume looks again)")
+            else:
+                out.append(f"layer progress: {value} of {most} (cards home plus dealt cards "
+                           "moved, of a won position's)")
         out.append(f"nodes: {solution.nodes}")
         out.append(f"seconds: {solution.seconds:.3f}")
         print("\n".join(out))
