@@ -572,6 +572,31 @@ def _counts_as_one_process(cluster: Cluster, tmp_path: Path, number: int) -> Non
     assert (solution.verdict.value, solution.nodes) == ("unsolvable", nodes)
 
 
+def test_layered_search_on_the_cluster_expands_large_layers_in_shards(tmp_path: Path) -> None:
+    # Each task may hold 600 positions of a layer (deal 16780's largest
+    # holds 1,920): its large layers are cut into shards, split and
+    # expanded in rounds by tasks on both workers.  Without the shards the
+    # run would stop (memory_mb); with them its counts are those of one
+    # process, every layer counted once and the largest whole.
+    from bakersdozen.solver import LayersSearch, _engine_args
+
+    number = 16780
+    nodes, stored, stats = _layers_in_memory(number)
+    own = Cluster(tmp_path, 2)
+    try:
+        search = LayersSearch(*_engine_args(Deal.pysol(number)), memory_mb=8,
+                              work_dir=tmp_path / "w", scheduler=own.address)
+        search._layers.layer_positions = 600  # type: ignore[union-attr]
+        status, raw, got_nodes, _rounds, got_stored = search.run()
+    finally:
+        own.close()
+    assert (status, raw, got_nodes, got_stored) == (1, [], nodes, stored)  # UNSOLVABLE
+    got = search.stats
+    assert {k: got[k] for k in _SAME} == {k: stats[k] for k in _SAME}
+    assert got["redone"] > 0  # tasks out of memory: their layers went to shards
+    assert os.listdir(tmp_path / "w") == ["manifest.json"]
+
+
 def test_layered_search_survives_a_worker_killed_mid_task(tmp_path: Path) -> None:
     # The workers hold the eighth task begun (of the 32 this run makes,
     # tests/dask_hold.py) until the test has killed its worker: the kill

@@ -177,6 +177,22 @@ cdef inline uint64_t wide_hash(const uint64_t* rec, uint64_t salt) noexcept nogi
     return mix(rec[0] ^ salt ^ mix(rec[1]))
 
 
+# A layer too large for one task's memory is cut into shards by a hash of
+# its positions' records (bakersdozen._parallel, "shard" tasks): the salt
+# keeps that hash apart from the one of the layer's table.
+cdef uint64_t SHARD_SALT = 0x2545F4914F6CDD1DULL
+
+
+cdef inline uint64_t shard_of(uint64_t lkey, const uint64_t* rec, bint wide, uint64_t salt,
+                              uint64_t n) noexcept nogil:
+    """The shard, of *n*, that owns record *rec* (unmarked; two words if
+    *wide*) of layer *lkey*: the top 32 bits of a hash scaled to *n*, so that
+    with 2n shards the records of shard k go to shards 2k and 2k+1."""
+    cdef uint64_t t = mix(lkey ^ salt ^ SHARD_SALT)
+    cdef uint64_t h = wide_hash(rec, t) if wide else narrow_hash(rec[0], t)
+    return ((h >> 32) * n) >> 32
+
+
 cdef inline int enc_bits(const Enc* e, int y) noexcept nogil:
     """The two bits of card *y*: the suit of the card it lies on."""
     if y < 32:
@@ -500,6 +516,17 @@ cdef class LayeredSearch:
     cdef int ksbytes               # and its bytes per position
     cdef uint64_t won_lkey         # the position whose move home won (one card left):
     cdef Enc won_enc               #   its layer key and its moved cards' supports
+    # a shard of a layer (expand_shard): the layer's positions are cut by
+    # shard_of() into nshards shards; this search expands shard `shard`
+    cdef uint64_t nshards          # 0: not a shard
+    cdef uint64_t shard
+    cdef uint64_t shard_salt
+    cdef Sink* shard_sinks         # nshards buffers: the layer's children other shards own
+    cdef uint64_t shard_cap        # bytes of each
+    cdef Sink seen_sink            # the shard's positions expanded, for the rounds after
+    cdef bint load_marked          # read_records() adds its records marked done
+    cdef object shard_paths        # the bytes objects their paths point into
+    cdef uint64_t layer_most       # most positions a layer may hold, 0: the budget alone
 
     def __cinit__(self, columns, foundations=(0, 0, 0, 0), int ranks=13, play=None, *,
                   double memory_mb=512.0):
@@ -527,6 +554,12 @@ cdef class LayeredSearch:
         self.klen = self.kcap = self.kcount = 0
         memset(&self.ksink, 0, sizeof(Sink))
         self.kept_paths = None
+        self.nshards = self.shard = self.shard_salt = self.shard_cap = 0
+        self.shard_sinks = NULL
+        self.shard_paths = None
+        self.layer_most = 0
+        memset(&self.seen_sink, 0, sizeof(Sink))
+        self.load_marked = False
         state_from_python(&self.root, columns, foundations, ranks, play)
         # the lost test with the Kings left out is proved for these knobs
         # (Play.kings_only); the layered search plays them with one card a
@@ -624,6 +657,7 @@ cdef class LayeredSearch:
         if self.ksink.f != NULL:
             fclose(self.ksink.f)
         free(self.ksink.buf)
+        self.end_shard(False)
         Py_XDECREF(self.exc_type)
         Py_XDECREF(self.exc_value)
         Py_XDECREF(self.exc_tb)
@@ -789,6 +823,8 @@ cdef class LayeredSearch:
         cdef uint64_t old[2]
         cdef uint8_t* ntab
         cdef uint8_t* slot
+        if self.layer_most and L.n >= self.layer_most:
+            return -1               # as if out of memory (the tests' small layers)
         if (L.n + 1) * 4 > L.cap * 3:
             ncap = 2 * L.cap if L.cap else 16
             # the old table and the new are both held while the records move:
@@ -935,10 +971,14 @@ cdef class LayeredSearch:
                         return ST_INTERRUPTED
         return -1
 
-    cdef int read_records(self, FILE* f, int progress, Sink* parts, uint64_t nparts) noexcept nogil:
+    cdef int read_records(self, FILE* f, int progress, Sink* parts, uint64_t nparts,
+                          bint by_record=False) noexcept nogil:
         """Read a file of records (*f*, to its end; blocks, ``_spill.pxd``): with
-        *nparts* 0, add each record to its layer (of *progress*), made if new;
-        else add each to the buffer ``parts[k]``, *k* a hash of its layer key.
+        *nparts* 0, add each record to its layer (of *progress*), made if new
+        (marked done if :attr:`load_marked`; in a shard, a record the shard
+        does not own is :data:`DAMAGED`); else add each to the buffer
+        ``parts[k]``, *k* a hash of its layer key, or with *by_record* the
+        shard of *nparts* that owns it (:func:`shard_of`, salt :attr:`salt`).
         -1, or a status (:data:`DAMAGED` for a block cut short or a head that
         no search writes)."""
         cdef uint64_t have = 0, pos = 0, key = 0, k = 0, left = 0, head
@@ -1025,11 +1065,16 @@ cdef class LayeredSearch:
             pos += <uint64_t>sb
             left -= 1
             if nparts:
+                if by_record:
+                    k = shard_of(key, rec, sb == 16, self.salt, nparts)
                 st = records_put(&self.disk, &parts[k], key | (WIDE if sb == 16 else 0),
                                  rec[0], rec[1])
                 if st != SP_OK:
                     return self.disk_status(st)
-            elif self.insert(&self.layers[li], rec) < 0:
+            elif self.nshards and \
+                    shard_of(key, rec, sb == 16, self.shard_salt, self.nshards) != self.shard:
+                return ST_DAMAGED
+            elif self.insert(&self.layers[li], rec, self.load_marked) < 0:
                 return ST_OUT_OF_MEMORY
 
     cdef int expand_loaded(self) noexcept nogil:
@@ -1504,7 +1549,7 @@ cdef class LayeredSearch:
         cdef move_t moves[PLAIN_MOVES]
         cdef uint64_t rec[2]
         cdef uint64_t lkey = self.layers[li].lkey, ckey, targets, cmoved
-        cdef uint64_t cursor = 0, deferred = 0, cap0
+        cdef uint64_t cursor = 0, deferred = 0, cap0, owner
         cdef int w = self.layers[li].width, progress = self.layers[li].progress
         # Kings, where empty columns take them, can always leave: never stuck
         cdef int free_rank = self.root.ranks if self.kings else 0
@@ -1535,6 +1580,12 @@ cdef class LayeredSearch:
                 if k < 0:
                     return ST_OUT_OF_MEMORY
             self.wlen -= w
+            if self.nshards:
+                # a shard's position expanded now: the rounds after load it done
+                st = records_put(&self.disk, &self.seen_sink, lkey | (WIDE if w == 2 else 0),
+                                 self.work[self.wlen], self.work[self.wlen + 1] if w == 2 else 0)
+                if st != SP_OK:
+                    return self.disk_status(st)
             unpack(L, &self.work[self.wlen], &e)
             self.decode(lkey, &e, s)
             if any_blocked(s, free_rank) or deadlock_set_but(s, free) != 0:
@@ -1629,6 +1680,17 @@ cdef class LayeredSearch:
                 if ckey == lkey:
                     L = &self.layers[li]
                     pack(L, &child, rec)
+                    if self.nshards:
+                        if w == 1:
+                            rec[1] = 0
+                        owner = shard_of(lkey, rec, w == 2, self.shard_salt, self.nshards)
+                        if owner != self.shard:
+                            # another shard's: it expands it in the next round
+                            st = records_put(&self.disk, &self.shard_sinks[owner],
+                                             lkey | (WIDE if w == 2 else 0), rec[0], rec[1])
+                            if st != SP_OK:
+                                return self.disk_status(st)
+                            continue
                     mark = self.wlen + w <= self.wlimit
                     cap0 = L.cap
                     k = self.insert(L, rec, mark)
@@ -1969,10 +2031,14 @@ cdef class LayeredSearch:
         self._raise_interrupted(st)
         return st
 
-    def split_files(self, paths, part_paths, unsigned long long salt=0):
+    def split_files(self, paths, part_paths, unsigned long long salt=0, *, bint by_record=False):
         """As :meth:`split_file`, for the records of every file of *paths*
         (a list of bytes) in turn: a layer's records go to the same part
-        whichever file holds them (the hash is of the layer key alone)."""
+        whichever file holds them (the hash is of the layer key alone).
+
+        With *by_record*, each record goes to the part that owns it as a
+        shard of ``len(part_paths)`` of its layer with salt *salt*: the
+        parts are the shards :meth:`expand_shard` reads."""
         cdef uint64_t n = len(part_paths), i, cap
         cdef Sink* parts
         cdef FILE* f
@@ -2012,7 +2078,7 @@ cdef class LayeredSearch:
                 self.errno_ = errno
                 break
             with nogil:
-                st = self.read_records(f, 0, parts, n)
+                st = self.read_records(f, 0, parts, n, by_record)
                 fclose(f)
         for i in range(n):
             if st < 0:
@@ -2027,10 +2093,149 @@ cdef class LayeredSearch:
         self._raise_interrupted(st)
         return st
 
+    def expand_shard(self, seen_paths, new_paths, int progress, unsigned long long shard,
+                     unsigned long long nshards, unsigned long long salt, out_paths,
+                     bytes seen_path):
+        """Expand shard *shard* of *nshards* of a layer too large for one
+        search's memory: a round of the layer's expansion in shards
+        (``bakersdozen._parallel``, docs/engine.md "A layer in shards").
+
+        A shard owns the layer's positions that :func:`shard_of` gives it
+        (salt *salt*).  The records of *seen_paths* (bytes; this shard's
+        positions expanded in earlier rounds) are loaded marked done and
+        not counted as stored again; those of *new_paths* (positions other
+        shards, or a split, sent it) are added, each once, and every one not
+        seen before is expanded, with the positions its moves add to the
+        shard.  A child in the layer that another shard j owns is appended
+        to ``out_paths[j]`` (bytes, *nshards* names: it is expanded in the
+        next round); a child of another layer goes to its progress value's
+        file, as :meth:`expand_files`; every position expanded is appended to
+        *seen_path*.  The files of this call are closed when it returns.
+
+        Returns -1 when done, else a status (limits, memory, disk, a won
+        position, :data:`DAMAGED` for a record the shard does not own, or a
+        file as :meth:`expand_files` says, :data:`IO_ERROR`).
+        """
+        cdef uint64_t n = nshards, i, stored0
+        cdef int st = -1, st2
+        cdef FILE* f
+        if not self.spill:
+            raise RuntimeError("spill_to() first")
+        seen = list(seen_paths)
+        new = list(new_paths)
+        outs = list(out_paths)
+        if not all(isinstance(x, bytes) for x in seen + new + outs):
+            raise ValueError("paths must be bytes objects")
+        if n == 0 or len(outs) != n or shard >= n:
+            raise ValueError(f"shard {shard} of {n} with {len(outs)} out_paths")
+        st = self.keep_file(progress) if self.keep else -1
+        if st >= 0:
+            return st
+        self.shard_cap = min(max(self.budget // 6 // n, 1024), 1048576) & ~7ULL
+        if not self.charge(<int64_t>(n * (self.shard_cap + sizeof(Sink)) + self.sink_cap)):
+            self.shard_cap = 0
+            return ST_OUT_OF_MEMORY
+        self.shard_sinks = <Sink*>malloc(n * sizeof(Sink))
+        if self.shard_sinks == NULL:
+            self.bytes -= n * (self.shard_cap + sizeof(Sink)) + self.sink_cap
+            self.shard_cap = 0
+            return ST_OUT_OF_MEMORY
+        memset(self.shard_sinks, 0, n * sizeof(Sink))
+        self.nshards = n
+        self.shard = shard
+        self.shard_salt = salt
+        self.shard_paths = outs + [seen_path]   # the bytes the sinks' paths point into
+        for i in range(n):
+            self.shard_sinks[i].path = <const char*>(<bytes>outs[i])
+            self.shard_sinks[i].cap = self.shard_cap
+            self.shard_sinks[i].buf = <uint8_t*>malloc(self.shard_cap)
+            if self.shard_sinks[i].buf == NULL:
+                st = ST_OUT_OF_MEMORY
+        memset(&self.seen_sink, 0, sizeof(Sink))
+        self.seen_sink.path = <const char*>seen_path
+        self.seen_sink.cap = self.sink_cap
+        self.seen_sink.buf = <uint8_t*>malloc(self.sink_cap)
+        if self.seen_sink.buf == NULL:
+            st = ST_OUT_OF_MEMORY
+        self.progress = progress
+        try:
+            stored0 = self.stored
+            self.load_marked = True
+            for path in seen:
+                if st >= 0:
+                    break
+                f = fopen(<bytes>path, "rb")
+                if f == NULL:
+                    raise_errno(path)
+                with nogil:
+                    st = self.read_records(f, progress, NULL, 0)
+                    fclose(f)
+            self.load_marked = False
+            self.stored = stored0       # stored when they were new, in their round
+            for path in new:
+                if st >= 0:
+                    break
+                f = fopen(<bytes>path, "rb")
+                if f == NULL:
+                    raise_errno(path)
+                with nogil:
+                    st = self.read_records(f, progress, NULL, 0)
+                    fclose(f)
+            if st < 0:
+                with nogil:
+                    st = self.expand_loaded()
+            if st < 0:
+                st2 = self.end_shard(True)
+                if st2 >= 0:
+                    st = st2
+        finally:
+            self.load_marked = False
+            self.end_shard(False)
+        self._raise_interrupted(st)
+        return st
+
+    cdef int end_shard(self, bint write) noexcept:
+        """Write out (if *write*) and close the shard's files, free their
+        buffers and leave shard mode: -1, or a status (disk full, IO error)."""
+        cdef uint64_t i
+        cdef int st = -1, st2
+        if self.shard_sinks != NULL:
+            for i in range(self.nshards):
+                if write:
+                    st2 = records_close(&self.disk, &self.shard_sinks[i])
+                    if st2 != SP_OK and st < 0:
+                        st = self.disk_status(st2)
+                elif self.shard_sinks[i].f != NULL:
+                    fclose(self.shard_sinks[i].f)
+                    self.shard_sinks[i].f = NULL
+                free(self.shard_sinks[i].buf)
+                self.shard_sinks[i].buf = NULL
+            free(self.shard_sinks)
+            self.shard_sinks = NULL
+            self.bytes -= self.nshards * (self.shard_cap + sizeof(Sink)) + self.sink_cap
+        if write and self.seen_sink.buf != NULL:
+            st2 = records_close(&self.disk, &self.seen_sink)
+            if st2 != SP_OK and st < 0:
+                st = self.disk_status(st2)
+        elif self.seen_sink.f != NULL:
+            fclose(self.seen_sink.f)
+            self.seen_sink.f = NULL
+        if not write:
+            free(self.seen_sink.buf)
+            self.seen_sink.buf = NULL
+        self.nshards = 0
+        return st
+
     @property
     def one_layer(self):
         """Whether the records of the last file split were all of one layer."""
         return not self.mixed
+
+    @property
+    def split_layer(self):
+        """The layer key of the records of the last file split if they were
+        all of one layer, else None (also when it held no record)."""
+        return None if self.mixed or self.first_key == ~0ULL else self.first_key
 
     def abandon(self):
         """Forget the layers loaded and what the buffers hold (after a stop:
@@ -2107,6 +2312,17 @@ cdef class LayeredSearch:
         if value < 2:
             raise ValueError(f"stack_words must be 2 at least, not {value}")
         self.wlimit = value
+
+    @property
+    def layer_positions(self):
+        """The most positions one layer may hold before the search stops as
+        out of memory (0: as many as the budget holds); the tests set it
+        small, so that small deals have layers too large for a task."""
+        return self.layer_most
+
+    @layer_positions.setter
+    def layer_positions(self, unsigned long long value):
+        self.layer_most = value
 
     @property
     def disk_used(self):

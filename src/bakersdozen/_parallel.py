@@ -16,6 +16,14 @@ can be expanded by several workers at once.  The work is cut into pure
   attempt);
 - ``split``: split some files of progress p by a hash of the layer key
   into parts, ``pPPP.tTTTTTTT.aAAAAAAAA.bKKKK.rec``.
+- ``shard``: one round of a layer too large for a task's memory, cut
+  into shards by a hash of each position's record (a ``split`` with
+  ``by_record`` makes them): load the shard's positions expanded in
+  earlier rounds (``pPPP.tTTTTTTT.aAAAAAAAA.seen.rec``, marked done) and
+  those sent to it, expand the new ones, and append each child the layer's
+  other shards own to their part files (``.bKKKK.rec``), for the next
+  round; the layer is done after a round that sent none
+  (:meth:`ParallelLayers._shard_layer`).
 
 An expand task also writes the *kept* records of the positions it expands,
 ``kPPP.tTTTTTTT.aAAAAAAAA.rec`` (docs/engine.md, "Winning lines from the
@@ -67,15 +75,23 @@ __all__ = ["ParallelLayers", "FORMAT", "VERSION", "run_task", "is_parallel"]
 #: The manifest's ``format`` and ``version`` for a run in parallel tasks (the
 #: search of one process, :mod:`bakersdozen._disk`, has its own).
 FORMAT: Final = "bakersdozen layered search on disk, parallel tasks"
-VERSION: Final = 3
+VERSION: Final = 4
+#: The version before a layer could be cut into shards (no ``shards`` in its
+#: manifest): read, and written again as :data:`VERSION`.
+_UNSHARDED: Final = 3
 
-_RECORDS = re.compile(r"p(\d{3})(\.t(\d{7})\.a[0-9a-f]{8}(\.b(\d{4}))?)?\.rec\Z")
+_RECORDS = re.compile(r"p(\d{3})(\.t(\d{7})\.a[0-9a-f]{8}(\.b(\d{4})|\.seen)?)?\.rec\Z")
 _KEPT = re.compile(r"k(\d{3})\.t(\d{7})\.a[0-9a-f]{8}\.rec\Z")
 _WON = re.compile(r"won\.t(\d{7})\Z")
 #: Bytes of records of one progress value below which it is expanded by one
 #: task, unsplit (if it fits the memory): splitting costs a pass over them
 #: and files, and a small progress value is done in a moment anyway.
 SMALL_BYTES: Final = 1 << 20
+#: A layer cut into shards holds many times the records that enter it from
+#: outside (its own moves add the rest): it starts with this many times as
+#: many shards as its records' bytes alone would need, and doubles them
+#: when a shard outgrows a task's memory.
+SHARD_GROWTH: Final = 8
 #: Parts a progress value is split into, per job at least (more parts than
 #: jobs even out the tasks' lengths: the last one is shorter).
 PARTS_PER_JOB: Final = 2
@@ -115,6 +131,12 @@ def output_file(progress: int, task: int, attempt: str, part: int | None = None)
     of *progress*, or part *part* of its split."""
     tail = "" if part is None else f".b{part:04d}"
     return f"p{progress:03d}.t{task:07d}.a{attempt}{tail}.rec"
+
+
+def seen_file(progress: int, task: int, attempt: str) -> str:
+    """The name of the file in which shard task *task* (attempt *attempt*)
+    writes the positions it expanded, of a layer of *progress*."""
+    return f"p{progress:03d}.t{task:07d}.a{attempt}.seen.rec"
 
 
 def won_file(task: int) -> str:
@@ -173,12 +195,17 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
     Parameters
     ----------
     task : dict
-        ``kind`` (``"expand"`` or ``"split"``), ``id`` (the task's
+        ``kind`` (``"expand"``, ``"split"`` or ``"shard"``), ``id`` (the task's
         number), ``dir`` (the work directory, as every worker sees it),
         ``position`` (the engine's position: columns, foundations, ranks,
         play), ``memory_mb`` (its budget), ``progress`` (of its records),
-        ``inputs`` (file names in the work directory), ``parts`` and
-        ``salt`` (a split), ``deadline`` (``time.time()`` seconds, 0 for
+        ``inputs`` (file names in the work directory), ``parts``,
+        ``salt`` and ``by_record`` (a split: by the hash of each record,
+        into the shards of a layer), ``shard``, ``shards``, ``salt`` and
+        ``seen`` (a shard task: its shard, how many there are, their hash,
+        the files of the shard's positions expanded in earlier rounds),
+        ``layer_positions`` (as :attr:`ParallelLayers.layer_positions`),
+        ``deadline`` (``time.time()`` seconds, 0 for
         none), ``max_nodes`` (0 for none), ``disk_bytes`` (bytes it may
         write, 0 for no bound), ``keep`` (an expand task: write the kept
         records) and ``kept`` (the kept files of the lower progress values,
@@ -200,7 +227,8 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
         length, synced; none unless done), ``counts`` (as
         :meth:`bakersdozen._layers.LayeredSearch.counts`, of this task
         alone), ``mixed`` (a split: whether its records were of more than
-        one layer), ``errno``, ``line`` (a won position's winning line,
+        one layer), ``layer`` (a split: the layer key of its records if
+        they were of one layer, else None), ``errno``, ``line`` (a won position's winning line,
         ``[card, source, target]`` moves; [] when the kept files give none,
         or the task did not win).
     """
@@ -212,14 +240,18 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
     columns, foundations, ranks, play = task["position"]
     search = _layers.LayeredSearch(columns, foundations, ranks, tuple(play),
                                    memory_mb=float(task["memory_mb"]))
-    keep = task["kind"] == "expand" and bool(task.get("keep", False))
+    search.layer_positions = int(task.get("layer_positions", 0))
+    kind = task["kind"]
+    keep = kind in ("expand", "shard") and bool(task.get("keep", False))
     search.keep_lines = keep
-    if task["kind"] == "split":
+    if kind == "split":
         names = [output_file(p, ident, attempt, k) for k in range(int(task["parts"]))]
-        sinks = [output_file(q, ident, attempt) for q in range(_layers.PROGRESS_VALUES)]
+    elif kind == "shard":  # the other shards' children, then the positions expanded
+        names = [output_file(p, ident, attempt, k) for k in range(int(task["shards"]))]
+        names.append(seen_file(p, ident, attempt))
     else:
         names = []
-        sinks = [output_file(q, ident, attempt) for q in range(_layers.PROGRESS_VALUES)]
+    sinks = [output_file(q, ident, attempt) for q in range(_layers.PROGRESS_VALUES)]
     search.spill_to([os.fsencode(os.path.join(directory, n)) for n in sinks],
                     disk_budget=int(task.get("disk_bytes", 0)), disk_used=0)
     mine = [kept_output_file(p, ident, attempt)] if keep else []
@@ -259,10 +291,17 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
     inputs = [os.fsencode(os.path.join(directory, n)) for n in task["inputs"]]
     try:
         try:
-            if task["kind"] == "split":
+            if kind == "split":
                 st = search.split_files(inputs, [os.fsencode(os.path.join(directory, n))
                                                  for n in names],
-                                        salt=int(task["salt"]))
+                                        salt=int(task["salt"]),
+                                        by_record=bool(task.get("by_record", False)))
+            elif kind == "shard":
+                st = search.expand_shard(
+                    [os.fsencode(os.path.join(directory, n)) for n in task["seen"]], inputs, p,
+                    int(task["shard"]), int(task["shards"]), int(task["salt"]),
+                    [os.fsencode(os.path.join(directory, n)) for n in names[:-1]],
+                    os.fsencode(os.path.join(directory, names[-1])))
             else:
                 st = search.expand_files(inputs, p)
             if st < 0:
@@ -285,7 +324,7 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
     if control is None and st < 0 and os.path.exists(os.path.join(directory, STOP_FILE)):
         st = -2  # done, but the run stopped meanwhile: its files would be nobody's
     outputs: dict[str, int] = {}
-    for name in (names if task["kind"] == "split" else sinks + mine):
+    for name in (names if kind == "split" else sinks + mine + names):
         path = os.path.join(directory, name)
         if os.path.exists(path):
             if st < 0 and st != -2:
@@ -294,8 +333,9 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
                 os.unlink(path)
     if control is not None:
         control.live.pop(ident, None)
-    return _result(ident, st, search, outputs, task["kind"] == "split" and not search.one_layer,
-                   line)
+    result = _result(ident, st, search, outputs, kind == "split" and not search.one_layer, line)
+    result["layer"] = search.split_layer if kind == "split" else None
+    return result
 
 
 def _say_won(directory: str, ident: int) -> None:
@@ -407,6 +447,9 @@ class ParallelLayers:
         #: bytes of the largest part expanded without splitting it; None: as
         #: :data:`bakersdozen._disk.PART_SHARE` of a task's memory says
         self.part_bytes: int | None = None
+        #: the most positions a task's layer may hold before the task stops as
+        #: out of memory (0: its memory alone says); the tests set it small
+        self.layer_positions: int = 0
         #: called once the run is over (the solver closes a Dask connection it made)
         self.close_executor: Callable[[], object] | None = None
         #: seconds between two manifests at least
@@ -435,17 +478,28 @@ class ParallelLayers:
         files = _disk.write_root(self._dir, self._probe.root_record())
         manifest = {"format": FORMAT, "version": VERSION, "byteorder": sys.byteorder,
                     "position": self._position, "state": "running", "progress": 0,
-                    "todo": [], "rounds": {}, "next_task": 0,
+                    "todo": [], "rounds": {}, "shards": {}, "next_task": 0,
                     "counts": {k: 0 for k in self._probe.counts()},
                     "files": files, "keep": self._line_record}
         self._write_manifest(manifest)
         return manifest
 
     def _read_manifest(self, where: str) -> dict[str, Any]:
-        return _disk.read_manifest(self._dir, where, (FORMAT, VERSION), self._position, {
-            "todo": list, "rounds": dict, "next_task": int}, {
-            (_disk.FORMAT, _disk.VERSION): "holds a run of the layered search in one "
-            "process: resume it without jobs (--jobs) or a scheduler"})
+        fields: dict[str, type] = {"todo": list, "rounds": dict, "next_task": int}
+        others = {(_disk.FORMAT, _disk.VERSION): "holds a run of the layered search in one "
+                  "process: resume it without jobs (--jobs) or a scheduler"}
+        try:
+            with open(self._path(_disk.MANIFEST), encoding="utf-8") as f:
+                older = json.load(f).get("version") == _UNSHARDED
+        except (OSError, ValueError, AttributeError):
+            older = False  # read_manifest says what is wrong
+        if older:  # a run from before the shards goes on; its next manifest is of VERSION
+            manifest = _disk.read_manifest(self._dir, where, (FORMAT, _UNSHARDED),
+                                           self._position, fields, others)
+            manifest.update(version=VERSION, shards={})
+            return manifest
+        return _disk.read_manifest(self._dir, where, (FORMAT, VERSION), self._position,
+                                   dict(fields, shards=dict), others)
 
     def _write_manifest(self, manifest: dict[str, Any]) -> None:
         _disk.write_checkpoint(self._dir, manifest, self.__dict__.get("_manifest"))
@@ -604,20 +658,132 @@ class ParallelLayers:
         tasks (as many as the jobs, each over a share of the inputs); their
         parts k are expanded together once all are done."""
         s = self._state
-        groups: list[list[str]] = [[] for _ in range(min(self._jobs, len(inputs)))]
-        sizes = [0] * len(groups)
-        for name in sorted(inputs, key=lambda n: -s["files"][n]):
-            g = sizes.index(min(sizes))
-            groups[g].append(name)
-            sizes[g] += s["files"][name]
         rid = str(s["next_task"])
-        tasks = [self._new_task("split", p, sorted(g), parts=parts, depth=depth, round=rid,
+        tasks = [self._new_task("split", p, g, parts=parts, depth=depth, round=rid,
                                 salt=depth * 0x9E3779B97F4A7C15 % 2**64)
-                 for g in groups]
+                 for g in self._groups(inputs)]
         s["rounds"][rid] = {"waiting": [t["id"] for t in tasks], "again": again,
                             "depth": depth, "buckets": [[] for _ in range(parts)]}
         s["todo"].extend(tasks)
         s["counts"]["splits"] = s["counts"].get("splits", 0) + 1
+
+    def _groups(self, inputs: list[str]) -> list[list[str]]:
+        """*inputs* shared among as many split tasks as the jobs (fewer if
+        fewer files), the largest files first, each to the least loaded."""
+        files = self._state["files"]
+        groups: list[list[str]] = [[] for _ in range(min(self._jobs, len(inputs)))]
+        sizes = [0] * len(groups)
+        for name in sorted(inputs, key=lambda n: -files[n]):
+            g = sizes.index(min(sizes))
+            groups[g].append(name)
+            sizes[g] += files[name]
+        return [sorted(g) for g in groups]
+
+    # -- a layer in shards ----------------------------------------------------------------
+
+    def _shard_layer(self, p: int, inputs: list[str]) -> int:
+        """Expand the layer whose records are *inputs* (of progress *p*), too
+        large for a task's memory, in shards: a *job* (``shards`` of the
+        state) that splits its records by a hash of each record, then runs
+        rounds of ``shard`` tasks until one sends no position to another
+        shard (docs/engine.md, "A layer in shards").  -1, or OUT_OF_MEMORY if
+        a task's memory cannot hold the shards' buffers."""
+        s = self._state
+        jid = str(s["next_task"])
+        size = sum(s["files"][n] for n in inputs)
+        n = max(PARTS_PER_JOB * self._jobs, math.ceil(size * SHARD_GROWTH /
+                                                       max(self._part_target(), 1)))
+        n = min(n, self._most_parts())
+        s["shards"][jid] = {"progress": p, "shards": n, "round": 0, "grow": False,
+                            "salt": (int(jid) + 1) * 0x9E3779B97F4A7C15 % 2**64, "stored": 0,
+                            "seen": [[] for _ in range(n)], "new": [[] for _ in range(n)],
+                            "waiting": []}
+        return self._shard_split(jid, [("new", inputs)])
+
+    def _shard_split(self, jid: str, what: list[tuple[str, list[str]]]) -> int:
+        """A round of split tasks of job *jid*: each (list, files) of *what*
+        split by record into the job's shards, the parts added to the job's
+        list of that name (``seen`` or ``new``)."""
+        s = self._state
+        job = s["shards"][jid]
+        for into, files in what:
+            for group in self._groups(files):
+                task = self._new_task("split", job["progress"], group, parts=job["shards"],
+                                      salt=job["salt"], by_record=True, job=jid, into=into)
+                s["todo"].append(task)
+                job["waiting"].append(task["id"])
+        s["counts"]["splits"] = s["counts"].get("splits", 0) + 1
+        return self._shard_next(jid)
+
+    def _shard_commit(self, task: dict[str, Any], result: dict[str, Any]) -> int:
+        """Note the files of a committed task of a job in its lists: -1, or
+        OUT_OF_MEMORY (as :meth:`_shard_next`)."""
+        jid = str(task["job"])
+        job = self._state["shards"][jid]
+        for name in result["outputs"]:
+            found = _RECORDS.match(name)
+            if found is None:  # its kept records: listed, for a line's way back
+                continue
+            if name.endswith(".seen.rec"):
+                job["seen"][int(task["shard"])].append(name)
+            elif found.group(5) is not None:
+                job["new" if task["kind"] == "shard" else task["into"]][
+                    int(found.group(5))].append(name)
+            # else a child of another layer: listed, for its progress value
+        if task["kind"] == "shard":
+            job["stored"] += result["counts"]["stored"]
+        job["waiting"].remove(task["id"])
+        return self._shard_next(jid)
+
+    def _shard_next(self, jid: str) -> int:
+        """Once no task of job *jid* is waiting: its next round, or its
+        shards doubled (a shard ran out of memory), or its end (no position
+        was sent to another shard).  -1, or OUT_OF_MEMORY when the shards
+        cannot be doubled (their buffers would not fit a task's memory)."""
+        s = self._state
+        job = s["shards"][jid]
+        if job["waiting"]:
+            return -1
+        n = job["shards"]
+        if job["grow"]:
+            if 2 * n > self._most_parts():
+                return _search.OUT_OF_MEMORY
+            seen = [name for names in job["seen"] for name in names]
+            new = [name for names in job["new"] for name in names]
+            job.update(shards=2 * n, grow=False, seen=[[] for _ in range(2 * n)],
+                       new=[[] for _ in range(2 * n)])
+            return self._shard_split(jid, [("seen", seen), ("new", new)])
+        if not any(job["new"]):  # the layer is expanded
+            for names in job["seen"]:
+                for name in names:
+                    s["files"].pop(name, None)
+            s["counts"]["layers"] += 1
+            s["counts"]["largest"] = max(s["counts"]["largest"], job["stored"])
+            del s["shards"][jid]
+            return -1
+        job["round"] += 1
+        for k, names in enumerate(job["new"]):
+            if names:
+                task = self._new_task("shard", job["progress"], sorted(names), job=jid, shard=k,
+                                      shards=n, salt=job["salt"], seen=list(job["seen"][k]))
+                s["todo"].append(task)
+                job["waiting"].append(task["id"])
+        job["new"] = [[] for _ in range(n)]
+        return -1
+
+    def _shard_grow(self, task: dict[str, Any]) -> int:
+        """Shard task *task* ran out of memory: its inputs go back to its
+        job, which doubles its shards once its other tasks are done.  -1, or
+        OUT_OF_MEMORY (as :meth:`_shard_next`)."""
+        s = self._state
+        jid = str(task["job"])
+        job = s["shards"][jid]
+        self._redone += 1
+        s["todo"] = [t for t in s["todo"] if t["id"] != task["id"]]
+        job["new"][int(task["shard"])].extend(task["inputs"])
+        job["waiting"].remove(task["id"])
+        job["grow"] = True
+        return self._shard_next(jid)
 
     def _spec(self, task: dict[str, Any]) -> dict[str, Any]:
         """What a task is given to run (:func:`run_task`)."""
@@ -636,11 +802,12 @@ class ParallelLayers:
             self._reserved[task["id"]] = disk
         play = self._args[3]
         # a run begun before the kept records (a manifest without "keep") keeps none
-        keep = bool(self._state.get("keep", False)) and task["kind"] == "expand"
+        keep = bool(self._state.get("keep", False)) and task["kind"] in ("expand", "shard")
         kept = sorted((n for n in self._state["files"]
                        if _KEPT.match(n) and _progress_of(n) < task["progress"]),
                       key=lambda n: (_progress_of(n), n)) if keep else []
         return dict(task, dir=self._dir, memory_mb=self._task_mb, deadline=self._deadline,
+                    layer_positions=self.layer_positions,
                     max_nodes=left_nodes, disk_bytes=disk, keep=keep, kept=kept,
                     position=[self._args[0], self._args[1], self._args[2], list(play)])
 
@@ -653,6 +820,24 @@ class ParallelLayers:
         next_report = time.monotonic() + POLL_SECONDS
 
         drain_until = 0.0
+        for task in [t for t in s["todo"] if t.get("whole")]:
+            # records of one layer too large for a task, left by a run from
+            # before the shards (it stopped there); that run's test of "one
+            # layer" looked at each split task alone: split again, and in
+            # shards if they are one layer after all
+            s["todo"].remove(task)
+            self._split_round(int(task["progress"]), task["inputs"],
+                              PARTS_PER_JOB * self._jobs, depth=int(task["depth"]), again=True)
+        for jid in [j for j, job in s["shards"].items() if not job["waiting"]]:
+            # a job left with no task by a stop (a shard outgrew the memory
+            # it had, and the shards could not be doubled): its round again,
+            # with the memory of this run (a shard that outgrows it again
+            # doubles them, or stops the run again)
+            s["shards"][jid]["grow"] = False
+            stop = self._shard_next(jid)
+            if stop >= 0:
+                self._checkpoint(set(), force=True)
+                return stop
 
         def halt() -> None:
             nonlocal drain_until
@@ -819,18 +1004,26 @@ class ParallelLayers:
         memory that found its records all of one layer."""
         s = self._state
         self._tasks += 1
-        self._add_counts(result["counts"])
+        counts = result["counts"]
+        if task["kind"] == "shard":  # its layer is counted once, when its last round ends
+            counts = dict(counts, layers=0)
+        self._add_counts(counts)
         s["todo"] = [t for t in s["todo"] if t["id"] != task["id"]]
         for name in task["inputs"]:
             s["files"].pop(name, None)
         s["files"].update(result["outputs"])
         used = sum(s["files"].values())
         s["counts"]["peak_disk"] = max(s["counts"]["peak_disk"], used)
+        if "job" in task:
+            return self._shard_commit(task, result)
         if task["kind"] == "split":
             r = s["rounds"][task["round"]]
             r["waiting"].remove(task["id"])
             r.setdefault("mixed", False)
             r["mixed"] = r["mixed"] or result["mixed"]
+            layer = result.get("layer")
+            if layer is not None:  # one layer each: the same for every task of the round?
+                r["mixed"] = r["mixed"] or r.setdefault("layer", layer) != layer
             for name in result["outputs"]:
                 found = _RECORDS.match(name)
                 assert found is not None and found.group(5) is not None
@@ -838,15 +1031,11 @@ class ParallelLayers:
             if not r["waiting"]:
                 del s["rounds"][task["round"]]
                 if r["again"] and not r["mixed"]:
-                    # a layer larger than a task's memory: the search cannot
-                    # go on (the split is committed: a resume with more
-                    # memory expands its parts)
+                    # a layer larger than a task's memory: expanded in shards
                     for bucket in r["buckets"]:
                         if bucket:
-                            s["todo"].append(self._new_task(
-                                "expand", task["progress"], sorted(bucket),
-                                depth=r["depth"] + 1, whole=True))
-                    return _search.OUT_OF_MEMORY
+                            self._shard_layer(task["progress"], sorted(bucket))
+                    return -1
                 for bucket in r["buckets"]:
                     if bucket:
                         s["todo"].append(self._new_task("expand", task["progress"],
@@ -857,7 +1046,9 @@ class ParallelLayers:
         """An expand task ran out of memory: split its inputs again (another hash),
         in place of it; False if its records are of one layer."""
         s = self._state
-        if task["kind"] != "expand" or task.get("whole"):
+        if task["kind"] == "shard":
+            return self._shard_grow(task) < 0
+        if task["kind"] != "expand":
             return False
         self._redone += 1
         s["todo"] = [t for t in s["todo"] if t["id"] != task["id"]]

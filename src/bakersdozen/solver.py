@@ -938,8 +938,10 @@ def solve(
         (docs/engine.md, "The layered search on disk"); None (the default)
         keeps them in memory.  *memory_mb* then bounds the layers being
         expanded and the files' buffers (deal 10242: 9 MiB where the search
-        in memory takes 91 MB; the largest layer must fit, or the search
-        stops with the reason ``"memory_mb"``), the files take the rest.  The directory
+        in memory takes 91 MB; in one process the largest layer must fit,
+        or the search stops with the reason ``"memory_mb"``; with *jobs* a
+        layer larger than a task's share is expanded in shards), the files
+        take the rest.  The directory
         is made if missing, and must be empty unless *resume* is given.
         After the search it holds only its manifest (the outcome and the
         counts); after a stop, the checkpoint to go on from.
@@ -960,7 +962,10 @@ def solve(
         With *work_dir*: expand the parts of each progress value in *jobs*
         tasks at once (docs/engine.md, "Parallel expansion"), 1 to 4096:
         threads of this process, or tasks on the cluster of *scheduler*.
-        *memory_mb* is shared by them (each task has ``memory_mb / jobs``).
+        *memory_mb* is shared by them (each task has ``memory_mb / jobs``);
+        a layer larger than a task's share is cut into shards by its
+        positions and expanded in rounds of tasks (docs/engine.md, "A
+        layer in shards"), so no layer is too large for the memory.
         The verdict and the counts are those of one process.  None (the
         default): one process, or with *scheduler* the cluster's threads
         when the search starts.  A run in parallel tasks resumes with any

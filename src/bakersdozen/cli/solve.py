@@ -89,8 +89,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs", "-j", type=positive_int, metavar="N",
         help="with --work-dir: expand each progress value's parts in N threads at once, "
-        "--memory-mb shared by them; the same verdict and counts as one process "
-        "(docs/engine.md, 'Parallel expansion')",
+        "--memory-mb shared by them, a layer too large for a task's share in shards; the "
+        "same verdict and counts as one process (docs/engine.md, 'Parallel expansion')",
     )
     parser.add_argument(
         "--scheduler", metavar="ADDRESS",
