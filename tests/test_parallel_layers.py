@@ -164,6 +164,28 @@ def test_node_limit_then_resume_with_other_jobs(tmp_path: Path) -> None:
     assert manifest(tmp_path)["counts"]["nodes"] == memory[0][1]  # type: ignore[index]
 
 
+def test_a_progress_value_left_as_one_task_is_planned_again_for_more_jobs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # one job expands a progress value in one task; stopped in it, the run
+    # resumed with two jobs splits it for them instead of running that task
+    deal = Deal.pysol(DEAL_1M)
+    memory = in_memory(deal)
+    one = in_parallel(deal, tmp_path, 1, max_nodes=1_500_000)
+    assert one[0][0] == _search.NODE_LIMIT
+    left = manifest(tmp_path)["todo"]
+    assert [(t["kind"], t["depth"]) for t in left] == [("expand", 0)]  # type: ignore[index]
+    kinds: list[str] = []
+    real = _parallel.run_task
+
+    def logged(spec: dict[str, Any], control: Any = None) -> dict[str, Any]:
+        kinds.append(spec["kind"])
+        return real(spec, control)
+
+    monkeypatch.setattr(_parallel, "run_task", logged)
+    assert_same(memory, in_parallel(deal, tmp_path, 2, part_bytes=16384, resume=True))
+    assert kinds[:2] == ["split", "split"]
+
+
 def test_time_limit_then_resume(tmp_path: Path) -> None:
     deal = Deal.pysol(DEAL_1M)
     memory = in_memory(deal)

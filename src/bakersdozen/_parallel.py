@@ -828,6 +828,13 @@ class ParallelLayers:
             s["todo"].remove(task)
             self._split_round(int(task["progress"]), task["inputs"],
                               PARTS_PER_JOB * self._jobs, depth=int(task["depth"]), again=True)
+        todo = s["todo"]
+        if len(todo) == 1 and todo[0]["kind"] == "expand" and todo[0].get("depth") == 0 \
+                and not todo[0].get("whole") and not s["shards"]:
+            # a progress value left as one task by a run of other jobs or
+            # memory (one job plans one task): planned again for this run's
+            s["todo"] = []
+            self._plan()
         for jid in [j for j, job in s["shards"].items() if not job["waiting"]]:
             # a job left with no task by a stop (a shard outgrew the memory
             # it had, and the shards could not be doubled): its round again,
