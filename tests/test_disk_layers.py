@@ -18,7 +18,9 @@ import struct
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -292,21 +294,22 @@ print(search.run())
 """
 
 
-def kill_when(work_dir: Path, nodes: int, code: str = _CHILD, timeout: float = 120) -> None:
+def kill_when(work_dir: Path, nodes: int, code: str = _CHILD, timeout: float = 120,
+              also: Callable[[dict[str, Any]], bool] | None = None) -> None:
     """Run *code* (a search of deal DEAL_1M that resumes in the directory of
     its second argument) on *work_dir*; SIGKILL it once its manifest has
-    passed *nodes*."""
+    passed *nodes* (and *also* holds of it, if given)."""
     with started([sys.executable, "-c", code, str(DEAL_1M), str(work_dir)]) as child:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
-                counts = manifest(work_dir)["counts"]
+                state: dict[str, Any] = manifest(work_dir)  # type: ignore[assignment]
             except (OSError, ValueError):  # not written yet
-                counts = {"nodes": 0}
-            if counts["nodes"] >= nodes:  # type: ignore[index]
+                state = {}
+            if state and state["counts"]["nodes"] >= nodes and (also is None or also(state)):
                 break
             assert child.poll() is None, "the search ended before it was killed"
-            time.sleep(0.01)
+            time.sleep(0.002 if also else 0.01)
         else:  # pragma: no cover
             pytest.fail(f"no checkpoint past {nodes} nodes in {timeout} s")
         os.killpg(child.pid, signal.SIGKILL)

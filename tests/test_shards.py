@@ -15,9 +15,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -30,8 +28,7 @@ from bakersdozen import Deal, check
 from bakersdozen import _disk, _layers, _parallel, _search
 from bakersdozen.solver import _engine_args, _to_move
 from brute import brute_force_solvable
-from children import started
-from test_disk_layers import DEAL_1M, assert_same, in_memory, manifest
+from test_disk_layers import DEAL_1M, assert_same, in_memory, kill_when, manifest
 from test_layers import reduced_portuguese
 from test_solver import reduced_deal
 
@@ -133,26 +130,9 @@ print(search.run())
 """
 
 
-def kill_in_rounds(work_dir: Path, nodes: int, timeout: float = 180) -> None:
-    """Run :data:`_CHILD` on *work_dir*; SIGKILL it once its manifest has
-    passed *nodes* and shows a layer in shards past its first round."""
-    with started([sys.executable, "-c", _CHILD, str(DEAL_1M), str(work_dir)]) as child:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                state = manifest(work_dir)
-            except (OSError, ValueError):  # not written yet
-                state = {"counts": {"nodes": 0}, "shards": {}}
-            if state["counts"]["nodes"] >= nodes and any(  # type: ignore[index]
-                    job["round"] >= 2 for job in state["shards"].values()):  # type: ignore
-                break
-            assert child.poll() is None, "the search ended before it was killed"
-            time.sleep(0.002)
-        else:  # pragma: no cover
-            pytest.fail(f"no round of shards past {nodes} nodes in {timeout} s")
-        os.killpg(child.pid, signal.SIGKILL)
-        child.wait(30)
-    assert manifest(work_dir)["state"] == "running"
+def in_rounds(state: dict[str, Any]) -> bool:
+    """Whether a manifest shows a layer in shards past its first round."""
+    return any(job["round"] >= 2 for job in state["shards"].values())
 
 
 def test_killed_in_the_rounds_of_shards_then_resumed(tmp_path: Path) -> None:
@@ -160,8 +140,8 @@ def test_killed_in_the_rounds_of_shards_then_resumed(tmp_path: Path) -> None:
     # shards: the tasks not committed run again, nothing is counted twice
     deal = Deal.pysol(DEAL_1M)
     memory = in_memory(deal)
-    kill_in_rounds(tmp_path, 300_000)
-    kill_in_rounds(tmp_path, 1_500_000)
+    kill_when(tmp_path, 300_000, _CHILD, timeout=180, also=in_rounds)
+    kill_when(tmp_path, 1_500_000, _CHILD, timeout=180, also=in_rounds)
     assert_same(memory, sharded(deal, tmp_path, 2, 3000, resume=True))
 
 

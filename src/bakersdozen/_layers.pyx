@@ -2006,7 +2006,6 @@ cdef class LayeredSearch:
         before any is expanded, so a layer whose records are spread over
         several files is expanded once, whole."""
         cdef int st = -1
-        cdef FILE* f
         if not self.spill:
             raise RuntimeError("spill_to() first")
         names = list(paths)
@@ -2016,7 +2015,19 @@ cdef class LayeredSearch:
         if st >= 0:
             return st
         self.progress = progress
-        for path in names:
+        st = self.load_files(names, progress)
+        if st < 0:
+            with nogil:
+                st = self.expand_loaded()
+        self._raise_interrupted(st)
+        return st
+
+    cdef int load_files(self, list paths, int progress) except -2:
+        """Add the records of each file of *paths* (bytes), in turn, to their
+        layers (of *progress*): -1, or the status that stopped the reading."""
+        cdef int st = -1
+        cdef FILE* f
+        for path in paths:
             f = fopen(<bytes>path, "rb")
             if f == NULL:
                 raise_errno(path)
@@ -2025,10 +2036,6 @@ cdef class LayeredSearch:
                 fclose(f)
             if st >= 0:
                 break
-        if st < 0:
-            with nogil:
-                st = self.expand_loaded()
-        self._raise_interrupted(st)
         return st
 
     def split_files(self, paths, part_paths, unsigned long long salt=0, *, bint by_record=False):
@@ -2118,7 +2125,6 @@ cdef class LayeredSearch:
         """
         cdef uint64_t n = nshards, i, stored0
         cdef int st = -1, st2
-        cdef FILE* f
         if not self.spill:
             raise RuntimeError("spill_to() first")
         seen = list(seen_paths)
@@ -2161,26 +2167,12 @@ cdef class LayeredSearch:
         try:
             stored0 = self.stored
             self.load_marked = True
-            for path in seen:
-                if st >= 0:
-                    break
-                f = fopen(<bytes>path, "rb")
-                if f == NULL:
-                    raise_errno(path)
-                with nogil:
-                    st = self.read_records(f, progress, NULL, 0)
-                    fclose(f)
+            if st < 0:
+                st = self.load_files(seen, progress)
             self.load_marked = False
             self.stored = stored0       # stored when they were new, in their round
-            for path in new:
-                if st >= 0:
-                    break
-                f = fopen(<bytes>path, "rb")
-                if f == NULL:
-                    raise_errno(path)
-                with nogil:
-                    st = self.read_records(f, progress, NULL, 0)
-                    fclose(f)
+            if st < 0:
+                st = self.load_files(new, progress)
             if st < 0:
                 with nogil:
                     st = self.expand_loaded()
