@@ -523,7 +523,7 @@ cdef class LayeredSearch:
     cdef uint64_t shard_salt
     cdef Sink* shard_sinks         # nshards buffers: the layer's children other shards own
     cdef uint64_t shard_cap        # bytes of each
-    cdef Sink seen_sink            # the shard's positions expanded, for the rounds after
+    cdef Sink* seen_sink           # one buffer: the shard's positions expanded, for the rounds after
     cdef bint load_marked          # read_records() adds its records marked done
     cdef object shard_paths        # the bytes objects their paths point into
     cdef uint64_t layer_most       # most positions a layer may hold, 0: the budget alone
@@ -558,7 +558,7 @@ cdef class LayeredSearch:
         self.shard_sinks = NULL
         self.shard_paths = None
         self.layer_most = 0
-        memset(&self.seen_sink, 0, sizeof(Sink))
+        self.seen_sink = NULL
         self.load_marked = False
         state_from_python(&self.root, columns, foundations, ranks, play)
         # the lost test with the Kings left out is proved for these knobs
@@ -1582,7 +1582,7 @@ cdef class LayeredSearch:
             self.wlen -= w
             if self.nshards:
                 # a shard's position expanded now: the rounds after load it done
-                st = records_put(&self.disk, &self.seen_sink, lkey | (WIDE if w == 2 else 0),
+                st = records_put(&self.disk, self.seen_sink, lkey | (WIDE if w == 2 else 0),
                                  self.work[self.wlen], self.work[self.wlen + 1] if w == 2 else 0)
                 if st != SP_OK:
                     return self.disk_status(st)
@@ -2046,7 +2046,7 @@ cdef class LayeredSearch:
         With *by_record*, each record goes to the part that owns it as a
         shard of ``len(part_paths)`` of its layer with salt *salt*: the
         parts are the shards :meth:`expand_shard` reads."""
-        cdef uint64_t n = len(part_paths), i, cap
+        cdef uint64_t n = len(part_paths), cap
         cdef Sink* parts
         cdef FILE* f
         cdef int st, st2
@@ -2059,20 +2059,10 @@ cdef class LayeredSearch:
             raise ValueError("part_paths must be bytes objects, at least one")
         names = list(part_paths)
         cap = min(max(self.budget // 6 // n, 1024), 1048576) & ~7ULL
-        if not self.charge(<int64_t>(n * (cap + sizeof(Sink)))):
-            return ST_OUT_OF_MEMORY
-        parts = <Sink*>malloc(n * sizeof(Sink))
+        parts = self.open_sinks(names, cap)
         if parts == NULL:
-            self.bytes -= n * (cap + sizeof(Sink))
             return ST_OUT_OF_MEMORY
-        memset(parts, 0, n * sizeof(Sink))
         st = -1
-        for i in range(n):
-            parts[i].path = <const char*>(<bytes>names[i])
-            parts[i].cap = cap
-            parts[i].buf = <uint8_t*>malloc(cap)
-            if parts[i].buf == NULL:
-                st = ST_OUT_OF_MEMORY
         self.salt = salt
         self.first_key = ~0ULL
         self.mixed = False
@@ -2087,16 +2077,9 @@ cdef class LayeredSearch:
             with nogil:
                 st = self.read_records(f, 0, parts, n, by_record)
                 fclose(f)
-        for i in range(n):
-            if st < 0:
-                st2 = records_close(&self.disk, &parts[i])
-                if st2 != SP_OK:
-                    st = self.disk_status(st2)
-            elif parts[i].f != NULL:
-                fclose(parts[i].f)
-            free(parts[i].buf)
-        free(parts)
-        self.bytes -= n * (cap + sizeof(Sink))
+        st2 = self.close_sinks(parts, n, cap, st < 0)
+        if st < 0:
+            st = st2
         self._raise_interrupted(st)
         return st
 
@@ -2123,7 +2106,7 @@ cdef class LayeredSearch:
         position, :data:`DAMAGED` for a record the shard does not own, or a
         file as :meth:`expand_files` says, :data:`IO_ERROR`).
         """
-        cdef uint64_t n = nshards, i, stored0
+        cdef uint64_t n = nshards, stored0
         cdef int st = -1, st2
         if not self.spill:
             raise RuntimeError("spill_to() first")
@@ -2137,32 +2120,16 @@ cdef class LayeredSearch:
         st = self.keep_file(progress) if self.keep else -1
         if st >= 0:
             return st
+        self.shard_paths = outs + [seen_path]   # the bytes the sinks' paths point into
         self.shard_cap = min(max(self.budget // 6 // n, 1024), 1048576) & ~7ULL
-        if not self.charge(<int64_t>(n * (self.shard_cap + sizeof(Sink)) + self.sink_cap)):
-            self.shard_cap = 0
-            return ST_OUT_OF_MEMORY
-        self.shard_sinks = <Sink*>malloc(n * sizeof(Sink))
-        if self.shard_sinks == NULL:
-            self.bytes -= n * (self.shard_cap + sizeof(Sink)) + self.sink_cap
-            self.shard_cap = 0
-            return ST_OUT_OF_MEMORY
-        memset(self.shard_sinks, 0, n * sizeof(Sink))
         self.nshards = n
+        self.shard_sinks = self.open_sinks(outs, self.shard_cap)
+        self.seen_sink = self.open_sinks([seen_path], self.sink_cap)
+        if self.shard_sinks == NULL or self.seen_sink == NULL:
+            self.end_shard(False)
+            return ST_OUT_OF_MEMORY
         self.shard = shard
         self.shard_salt = salt
-        self.shard_paths = outs + [seen_path]   # the bytes the sinks' paths point into
-        for i in range(n):
-            self.shard_sinks[i].path = <const char*>(<bytes>outs[i])
-            self.shard_sinks[i].cap = self.shard_cap
-            self.shard_sinks[i].buf = <uint8_t*>malloc(self.shard_cap)
-            if self.shard_sinks[i].buf == NULL:
-                st = ST_OUT_OF_MEMORY
-        memset(&self.seen_sink, 0, sizeof(Sink))
-        self.seen_sink.path = <const char*>seen_path
-        self.seen_sink.cap = self.sink_cap
-        self.seen_sink.buf = <uint8_t*>malloc(self.sink_cap)
-        if self.seen_sink.buf == NULL:
-            st = ST_OUT_OF_MEMORY
         self.progress = progress
         try:
             stored0 = self.stored
@@ -2189,33 +2156,58 @@ cdef class LayeredSearch:
     cdef int end_shard(self, bint write) noexcept:
         """Write out (if *write*) and close the shard's files, free their
         buffers and leave shard mode: -1, or a status (disk full, IO error)."""
-        cdef uint64_t i
         cdef int st = -1, st2
         if self.shard_sinks != NULL:
-            for i in range(self.nshards):
-                if write:
-                    st2 = records_close(&self.disk, &self.shard_sinks[i])
-                    if st2 != SP_OK and st < 0:
-                        st = self.disk_status(st2)
-                elif self.shard_sinks[i].f != NULL:
-                    fclose(self.shard_sinks[i].f)
-                    self.shard_sinks[i].f = NULL
-                free(self.shard_sinks[i].buf)
-                self.shard_sinks[i].buf = NULL
-            free(self.shard_sinks)
+            st = self.close_sinks(self.shard_sinks, self.nshards, self.shard_cap, write)
             self.shard_sinks = NULL
-            self.bytes -= self.nshards * (self.shard_cap + sizeof(Sink)) + self.sink_cap
-        if write and self.seen_sink.buf != NULL:
-            st2 = records_close(&self.disk, &self.seen_sink)
-            if st2 != SP_OK and st < 0:
-                st = self.disk_status(st2)
-        elif self.seen_sink.f != NULL:
-            fclose(self.seen_sink.f)
-            self.seen_sink.f = NULL
-        if not write:
-            free(self.seen_sink.buf)
-            self.seen_sink.buf = NULL
+        if self.seen_sink != NULL:
+            st2 = self.close_sinks(self.seen_sink, 1, self.sink_cap, write and st < 0)
+            self.seen_sink = NULL
+            if st < 0:
+                st = st2
         self.nshards = 0
+        return st
+
+    cdef Sink* open_sinks(self, list names, uint64_t cap):
+        """One record buffer of *cap* bytes for each path of *names* (bytes,
+        which the caller keeps alive while the buffers are open), charged to
+        the budget; files are opened on the first write.  NULL when out of
+        memory, with nothing left charged."""
+        cdef uint64_t n = len(names), i
+        cdef Sink* s
+        if not self.charge(<int64_t>(n * (cap + sizeof(Sink)))):
+            return NULL
+        s = <Sink*>malloc(n * sizeof(Sink))
+        if s == NULL:
+            self.bytes -= n * (cap + sizeof(Sink))
+            return NULL
+        memset(s, 0, n * sizeof(Sink))
+        for i in range(n):
+            s[i].path = <const char*>(<bytes>names[i])
+            s[i].cap = cap
+            s[i].buf = <uint8_t*>malloc(cap)
+            if s[i].buf == NULL:
+                self.close_sinks(s, n, cap, False)
+                return NULL
+        return s
+
+    cdef int close_sinks(self, Sink* s, uint64_t n, uint64_t cap, bint write) noexcept:
+        """Close the *n* buffers of :meth:`open_sinks` (writing out what they
+        hold if *write*, till a write fails), free them and give their bytes
+        back to the budget: -1, or a status (disk full, IO error)."""
+        cdef uint64_t i
+        cdef int st = -1, st2
+        for i in range(n):
+            if write and st < 0:
+                st2 = records_close(&self.disk, &s[i])
+                if st2 != SP_OK:
+                    st = self.disk_status(st2)
+            elif s[i].f != NULL:
+                fclose(s[i].f)
+                s[i].f = NULL
+            free(s[i].buf)
+        free(s)
+        self.bytes -= n * (cap + sizeof(Sink))
         return st
 
     @property
