@@ -681,13 +681,14 @@ class ParallelLayers:
 
     # -- a layer in shards ----------------------------------------------------------------
 
-    def _shard_layer(self, p: int, inputs: list[str]) -> int:
+    def _shard_layer(self, p: int, inputs: list[str]) -> None:
         """Expand the layer whose records are *inputs* (of progress *p*), too
         large for a task's memory, in shards: a *job* (``shards`` of the
         state) that splits its records by a hash of each record, then runs
         rounds of ``shard`` tasks until one sends no position to another
-        shard (docs/engine.md, "A layer in shards").  -1, or OUT_OF_MEMORY if
-        a task's memory cannot hold the shards' buffers."""
+        shard (docs/engine.md, "A layer in shards").  The job starts with
+        its split tasks in the queue, so nothing can stop it here: a task
+        whose memory cannot hold its buffers says so when it runs."""
         s = self._state
         jid = str(s["next_task"])
         size = sum(s["files"][n] for n in inputs)
@@ -698,7 +699,7 @@ class ParallelLayers:
                             "salt": (int(jid) + 1) * 0x9E3779B97F4A7C15 % 2**64, "stored": 0,
                             "seen": [[] for _ in range(n)], "new": [[] for _ in range(n)],
                             "waiting": []}
-        return self._shard_split(jid, [("new", inputs)])
+        self._shard_split(jid, [("new", inputs)])
 
     def _shard_split(self, jid: str, what: list[tuple[str, list[str]]]) -> int:
         """A round of split tasks of job *jid*: each (list, files) of *what*
@@ -1083,6 +1084,6 @@ class ParallelLayers:
         """Record the outcome and delete every file of records."""
         s = self._state
         s.update(state="solved" if status == _search.SOLVED else "unsolvable", files={},
-                 todo=[], rounds={}, line=[list(m) for m in self._line])
+                 todo=[], rounds={}, shards={}, line=[list(m) for m in self._line])
         self._write_manifest(json.loads(json.dumps(s)))
         self._sweep(running)
