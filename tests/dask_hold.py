@@ -1,6 +1,6 @@
 """Preloaded into a test's Dask worker (``dask worker --preload``): it holds
-one task of the layered search, so that a test kills that task's worker in
-the middle of it, whatever the machine's speed.
+one task of the layered search or one batch of a survey, so that a test
+kills that task's worker in the middle of it, whatever the machine's speed.
 
 The directory in ``BAKERSDOZEN_TEST_HOLD`` numbers the tasks that begin on
 the workers that share it (a file ``task.N`` each, made with ``O_EXCL``).
@@ -19,9 +19,11 @@ from typing import Any
 from distributed import get_worker
 
 from bakersdozen import _parallel
+from bakersdozen.survey import cluster
 
 _HOLD = os.environ["BAKERSDOZEN_TEST_HOLD"]
 _run_task = _parallel.run_task
+_solve_on_worker = cluster.solve_on_worker
 
 
 def _number() -> int:
@@ -35,7 +37,8 @@ def _number() -> int:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def run_task(task: dict[str, Any], *args: Any) -> dict[str, Any]:
+def _hold() -> None:
+    """Sleep until this worker is killed if this task is the one held."""
     with open(os.path.join(_HOLD, "at")) as handle:
         at = int(handle.read())
     if _number() == at:
@@ -44,9 +47,20 @@ def run_task(task: dict[str, Any], *args: Any) -> dict[str, Any]:
         os.replace(os.path.join(_HOLD, "held.part"), os.path.join(_HOLD, "held"))
         while True:  # until the test kills this worker
             time.sleep(0.1)
+
+
+def run_task(task: dict[str, Any], *args: Any) -> dict[str, Any]:
+    _hold()
     return _run_task(task, *args)
 
 
-# the driver's tasks name bakersdozen._parallel.run_task: the unpickled
-# function is whatever the module holds under that name in this process
+def solve_on_worker(*args: Any) -> Any:
+    _hold()
+    return _solve_on_worker(*args)
+
+
+# the driver's tasks name bakersdozen._parallel.run_task and
+# bakersdozen.survey.cluster.solve_on_worker: the unpickled function is
+# whatever the module holds under that name in this process
 _parallel.run_task = run_task  # type: ignore[assignment]
+cluster.solve_on_worker = solve_on_worker  # type: ignore[assignment]
