@@ -282,16 +282,32 @@ def test_an_exception_from_progress_keeps_the_steps_done(tmp_path: Path) -> None
     assert_same(memory, on_disk(deal, tmp_path, resume=True))
 
 
-_CHILD = """
+_CHILD_TEMPLATE = """
 import sys
-from bakersdozen import Deal, _disk
+from bakersdozen import Deal, _disk, _parallel
 from bakersdozen.solver import _engine_args
-search = _disk.DiskLayers(_engine_args(Deal.pysol(int(sys.argv[1]))), memory_mb=4,
-                          work_dir=sys.argv[2], resume=True)
-search.part_bytes = 16384
+search = {kind}(_engine_args(Deal.pysol(int(sys.argv[1]))), memory_mb={memory_mb},
+                work_dir=sys.argv[2], resume=True{jobs})
+search.{setting}
 search.checkpoint_seconds = 0.0
 print(search.run())
 """
+
+
+def child_code(memory_mb: float = 4, setting: str = "part_bytes = 16384",
+               jobs: int | None = None) -> str:
+    """The code of a child for :func:`kill_when`: deal DEAL_1M's search on
+    disk in *memory_mb* MiB, resumed in the directory of its second
+    argument, with *setting* (an assignment to an attribute of the search)
+    made first; with *jobs*, the search of that many parallel tasks."""
+    if jobs is None:
+        return _CHILD_TEMPLATE.format(kind="_disk.DiskLayers", memory_mb=memory_mb, jobs="",
+                                      setting=setting)
+    return _CHILD_TEMPLATE.format(kind="_parallel.ParallelLayers", memory_mb=memory_mb,
+                                  jobs=f", jobs={jobs}", setting=setting)
+
+
+_CHILD = child_code()
 
 
 def kill_when(work_dir: Path, nodes: int, code: str = _CHILD, timeout: float = 120,

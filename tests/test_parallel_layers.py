@@ -33,7 +33,9 @@ from bakersdozen.cli import main
 from bakersdozen.errors import ArgumentError
 from bakersdozen.solver import _engine_args, _to_move
 from brute import brute_force_solvable
-from test_disk_layers import DEAL_1M, MEMORY_MB, assert_same, in_memory, kill_when, manifest
+from test_disk_layers import (
+    DEAL_1M, MEMORY_MB, assert_same, child_code, in_memory, kill_when, manifest,
+)
 from test_layers import reduced_portuguese
 from test_solver import reduced_deal
 
@@ -576,16 +578,7 @@ def test_a_task_that_ends_as_the_cluster_is_told_to_stop_leaves_no_files(
     assert_same(memory, in_parallel(deal, work, 2, memory_mb=4, resume=True))
 
 
-_CHILD = """
-import sys
-from bakersdozen import Deal, _parallel
-from bakersdozen.solver import _engine_args, _to_move
-search = _parallel.ParallelLayers(_engine_args(Deal.pysol(int(sys.argv[1]))), memory_mb=4,
-                                  work_dir=sys.argv[2], jobs=2, resume=True)
-search.part_bytes = 16384
-search.checkpoint_seconds = 0.0
-print(search.run())
-"""
+_CHILD = child_code(memory_mb=4, setting="part_bytes = 16384", jobs=2)
 
 
 def test_driver_killed_twice_then_resumed(tmp_path: Path) -> None:

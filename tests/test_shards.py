@@ -28,7 +28,9 @@ from bakersdozen import Deal, check
 from bakersdozen import _disk, _layers, _parallel, _search
 from bakersdozen.solver import _engine_args, _to_move
 from brute import brute_force_solvable
-from test_disk_layers import DEAL_1M, assert_same, in_memory, kill_when, manifest
+from test_disk_layers import (
+    DEAL_1M, assert_same, child_code, in_memory, kill_when, manifest,
+)
 from test_layers import reduced_portuguese
 from test_solver import reduced_deal
 
@@ -118,16 +120,7 @@ def test_a_layer_whose_shards_cannot_grow_stops_with_memory_mb(tmp_path: Path) -
 
 # -- stopped, killed, resumed ----------------------------------------------------------
 
-_CHILD = """
-import sys
-from bakersdozen import Deal, _parallel
-from bakersdozen.solver import _engine_args
-search = _parallel.ParallelLayers(_engine_args(Deal.pysol(int(sys.argv[1]))), memory_mb=8,
-                                  work_dir=sys.argv[2], jobs=2, resume=True)
-search.layer_positions = 3000
-search.checkpoint_seconds = 0.0
-print(search.run())
-"""
+_CHILD = child_code(memory_mb=8, setting="layer_positions = 3000", jobs=2)
 
 
 def in_rounds(state: dict[str, Any]) -> bool:
