@@ -440,30 +440,23 @@ def restore_files(directory: str, manifest: Mapping[str, Any],
     return sum(files.values())
 
 
-def without_line_record(manifest: dict[str, Any], kept: Callable[[str], bool]) -> dict[str, Any]:
-    """*manifest* for a run that goes on without its line record (``keep``
-    False): the kept files (those *kept* names) no longer listed, so that
-    the resume deletes them; the manifest itself if it keeps none or its
-    run is over.  The counts and the pending files are those of the
-    checkpoint: only the record a won position's line is traced back
-    through is let go (docs/engine.md, "Without the line record")."""
-    if not manifest.get("keep", True) or manifest["state"] != "running":
-        return manifest
-    files = {name: n for name, n in manifest["files"].items() if not kept(name)}
-    sums = {name: n for name, n in manifest["sums"].items() if name in files}
-    return dict(manifest, files=files, sums=sums, keep=False)
-
-
 def drop_line_record(directory: str, manifest: dict[str, Any], kept: Callable[[str], bool],
                      write: Callable[[dict[str, Any]], None]) -> None:
-    """Write the manifest of a run that goes on without its line record
-    (:func:`without_line_record`) with *write*; the resume then deletes the
-    kept files.  On a disk too full for the manifest, the kept files are
-    deleted first: the old manifest then names files that are gone, which
-    only a resume without the line record takes (it writes this one)."""
-    dropped = without_line_record(manifest, kept)
-    if dropped is manifest:
+    """Write with *write* the manifest of a run that goes on without its
+    line record (``keep`` False): *manifest* with the kept files (those
+    *kept* names) no longer listed, so that the resume deletes them.
+    Nothing is written if *manifest* keeps none or its run is over.  The
+    counts and the pending files are those of the checkpoint: only the
+    record a won position's line is traced back through is let go
+    (docs/engine.md, "Without the line record").  On a disk too full for
+    the manifest, the kept files are deleted first: the old manifest then
+    names files that are gone, which only a resume without the line record
+    takes (it writes this one)."""
+    if not manifest.get("keep", True) or manifest["state"] != "running":
         return
+    files = {name: n for name, n in manifest["files"].items() if not kept(name)}
+    sums = {name: n for name, n in manifest["sums"].items() if name in files}
+    dropped = dict(manifest, files=files, sums=sums, keep=False)
     try:
         write(dropped)
     except OSError as error:
