@@ -217,5 +217,27 @@ def test_expand_shard_checks_its_arguments(tmp_path: Path) -> None:
         search.expand_shard(["x"], [], 0, 0, 2, 0, out, b"seen")
 
 
+def test_buffers_that_do_not_fit_the_budget_are_out_of_memory_and_give_it_back(
+        tmp_path: Path) -> None:
+    # 4,096 shards' buffers of 1 KiB each do not fit 1 MiB: the split and
+    # the shard task stop as out of memory, open no file, and hold no more
+    # bytes than before (a task that runs next has its whole budget)
+    search = _layers.LayeredSearch(*_engine_args(Deal.pysol(16780)), memory_mb=1)
+    search.spill_to([os.fsencode(tmp_path / f"p{q:03d}.rec")
+                     for q in range(_layers.PROGRESS_VALUES)])
+    held = search.memory()[1]
+    outs = [os.fsencode(tmp_path / f"b{i:04d}.rec") for i in range(4096)]
+    assert search.expand_shard([], [], 0, 0, len(outs), 0, outs,
+                               os.fsencode(tmp_path / "seen.rec")) == _search.OUT_OF_MEMORY
+    assert search.memory()[1] == held
+    assert search.split_files([], outs, 0, by_record=True) == _search.OUT_OF_MEMORY
+    assert search.memory()[1] == held
+    # with 2 shards they fit: the round runs (nothing to expand) and gives its bytes back
+    assert search.expand_shard([], [], 0, 0, 2, 0, outs[:2],
+                               os.fsencode(tmp_path / "seen.rec")) == -1
+    assert search.memory()[1] == held
+    assert os.listdir(tmp_path) == []
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__]))
