@@ -215,6 +215,10 @@ def test_expand_shard_checks_its_arguments(tmp_path: Path) -> None:
         search.expand_shard([], [], 0, 0, 3, 0, out, b"seen")
     with pytest.raises(ValueError, match="bytes"):
         search.expand_shard(["x"], [], 0, 0, 2, 0, out, b"seen")
+    held = search.memory()[1]
+    with pytest.raises(TypeError, match="seen_path"):
+        search.expand_shard([], [], 0, 0, 2, 0, out, None)  # type: ignore[arg-type]
+    assert search.memory()[1] == held  # refused before any buffer is taken
 
 
 def test_buffers_that_do_not_fit_the_budget_are_out_of_memory_and_give_it_back(

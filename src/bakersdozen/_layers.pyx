@@ -2085,7 +2085,7 @@ cdef class LayeredSearch:
 
     def expand_shard(self, seen_paths, new_paths, int progress, unsigned long long shard,
                      unsigned long long nshards, unsigned long long salt, out_paths,
-                     bytes seen_path):
+                     bytes seen_path not None):
         """Expand shard *shard* of *nshards* of a layer too large for one
         search's memory: a round of the layer's expansion in shards
         (``bakersdozen._parallel``, docs/engine.md "A layer in shards").
