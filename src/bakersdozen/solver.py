@@ -966,8 +966,8 @@ def solve(
         a layer larger than a task's share is cut into shards by its
         positions and expanded in rounds of tasks (docs/engine.md, "A
         layer in shards"); only a layer that would need more shards than
-        a task's memory has buffers for (or more than 4096) stops the
-        search with ``memory_mb``.
+        a task's memory has buffers for (4096 at most) stops the search
+        with ``memory_mb``.
         The verdict and the counts are those of one process.  None (the
         default): one process, or with *scheduler* the cluster's threads
         when the search starts.  A run in parallel tasks resumes with any
