@@ -113,6 +113,13 @@ def test_a_layer_whose_shards_cannot_grow_stops_with_memory_mb(tmp_path: Path) -
     assert stopped[0][0] == _search.OUT_OF_MEMORY
     state = manifest(tmp_path)
     assert state["state"] == "running" and state["shards"]
+    # it stopped only once a job had the most shards a task has buffers
+    # for (4 MiB a task: 635, reached by doubling to 512 and then growing
+    # to the most, not by stopping short of it at 512)
+    most = _parallel.ParallelLayers(_engine_args(deal), memory_mb=8, work_dir=tmp_path / "x",
+                                    jobs=2)._most_parts()
+    assert most == 635
+    assert max(job["shards"] for job in state["shards"].values()) == most
     # a resume whose tasks hold the layer goes on from the shards as they were
     assert_same(memory, sharded(deal, tmp_path, 2, 0, resume=True))
     assert manifest(tmp_path)["shards"] == {}

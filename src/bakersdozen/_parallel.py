@@ -90,7 +90,8 @@ SMALL_BYTES: Final = 1 << 20
 #: A layer cut into shards holds many times the records that enter it from
 #: outside (its own moves add the rest): it starts with this many times as
 #: many shards as its records' bytes alone would need, and doubles them
-#: when a shard outgrows a task's memory.
+#: (up to the most a task's buffers allow) when a shard outgrows a task's
+#: memory.
 SHARD_GROWTH: Final = 8
 #: Parts a progress value is split into, per job at least (more parts than
 #: jobs even out the tasks' lengths: the last one is shorter).
@@ -737,22 +738,25 @@ class ParallelLayers:
         return self._shard_next(jid)
 
     def _shard_next(self, jid: str) -> int:
-        """Once no task of job *jid* is waiting: its next round, or its
-        shards doubled (a shard ran out of memory), or its end (no position
-        was sent to another shard).  -1, or OUT_OF_MEMORY when the shards
-        cannot be doubled (their buffers would not fit a task's memory)."""
+        """Once no task of job *jid* is waiting: its next round, or more
+        shards (a shard ran out of memory: twice as many, or as many as a
+        task's buffers allow if that is fewer), or its end (no position was
+        sent to another shard).  -1, or OUT_OF_MEMORY when the job already
+        has the most shards a task's memory has buffers for (at most
+        ``_disk.MAX_PARTS``)."""
         s = self._state
         job = s["shards"][jid]
         if job["waiting"]:
             return -1
         n = job["shards"]
         if job["grow"]:
-            if 2 * n > self._most_parts():
+            grown = min(2 * n, self._most_parts())
+            if grown <= n:
                 return _search.OUT_OF_MEMORY
             seen = [name for names in job["seen"] for name in names]
             new = [name for names in job["new"] for name in names]
-            job.update(shards=2 * n, grow=False, seen=[[] for _ in range(2 * n)],
-                       new=[[] for _ in range(2 * n)])
+            job.update(shards=grown, grow=False, seen=[[] for _ in range(grown)],
+                       new=[[] for _ in range(grown)])
             return self._shard_split(jid, [("seen", seen), ("new", new)])
         if not any(job["new"]):  # the layer is expanded
             for names in job["seen"]:
@@ -774,7 +778,7 @@ class ParallelLayers:
 
     def _shard_grow(self, task: dict[str, Any]) -> int:
         """Shard task *task* ran out of memory: its inputs go back to its
-        job, which doubles its shards once its other tasks are done.  -1, or
+        job, which grows its shards once its other tasks are done.  -1, or
         OUT_OF_MEMORY (as :meth:`_shard_next`)."""
         s = self._state
         jid = str(task["job"])
@@ -838,9 +842,9 @@ class ParallelLayers:
             self._plan()
         for jid in [j for j, job in s["shards"].items() if not job["waiting"]]:
             # a job left with no task by a stop (a shard outgrew the memory
-            # it had, and the shards could not be doubled): its round again,
+            # it had, and the shards could not grow): its round again,
             # with the memory of this run (a shard that outgrows it again
-            # doubles them, or stops the run again)
+            # grows them, or stops the run again)
             s["shards"][jid]["grow"] = False
             stop = self._shard_next(jid)
             if stop >= 0:
