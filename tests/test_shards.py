@@ -250,5 +250,35 @@ def test_buffers_that_do_not_fit_the_budget_are_out_of_memory_and_give_it_back(
     assert os.listdir(tmp_path) == []
 
 
+# -- what the command line says on a stop for memory ----------------------------------
+
+@pytest.mark.parametrize(("argv", "says"), [
+    # deal 10242's layers pass 9 MiB in memory (0.7 s)
+    (["10242", "--memory-mb", "9"], "--work-dir DIR keeps those not being expanded on disk"),
+    # deal 47201's layers on disk in one process: a layer passes 1 MiB (3.5 s)
+    (["47201", "--memory-mb", "1", "--work-dir", "{work}"],
+     "--jobs 1 (or more) cuts such a layer into shards, in a new --work-dir"),
+])
+def test_a_stop_for_memory_says_what_to_do_next(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], says: str) -> None:
+    from bakersdozen.cli import main
+
+    argv = [arg.format(work=tmp_path / "w") for arg in argv]
+    assert main(["solve", "--deal", *argv, "--layers", "--time-limit", "none"]) == 3
+    captured = capsys.readouterr()
+    assert "verdict: unknown (memory_mb reached)" in captured.out
+    assert says in captured.err
+
+
+def test_a_stop_for_memory_in_tasks_says_to_resume_with_more() -> None:
+    from argparse import Namespace
+
+    from bakersdozen.cli.solve import memory_note
+
+    for jobs, scheduler in ((2, None), (None, "tcp://127.0.0.1:8786")):
+        text = memory_note(Namespace(work_dir="w", jobs=jobs, scheduler=scheduler))
+        assert "--resume with a larger --memory-mb" in text
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__]))

@@ -175,6 +175,8 @@ def run(args: argparse.Namespace) -> int:
             note(f"certificate written to {args.certificate}")
         else:
             note(f"note: not unsolvable, so no certificate written to {args.certificate}")
+    if method == "layers" and solution.reason == "memory_mb":
+        note(memory_note(args))
     note_table_verdict(solution.verdict, args.deal, rules)
     if args.json:
         import json
@@ -222,3 +224,21 @@ def run(args: argparse.Namespace) -> int:
     return {
         Verdict.SOLVED: EXIT_OK, Verdict.UNSOLVABLE: EXIT_UNSOLVABLE, Verdict.UNKNOWN: EXIT_UNKNOWN,
     }[solution.verdict]
+
+
+def memory_note(args: argparse.Namespace) -> str:
+    """What a layered search that stopped with ``memory_mb`` can do next,
+    by where its layers were: in memory, on disk in one process, or in
+    tasks (whose layers too large for a task are cut into shards already)."""
+    if args.work_dir is None:
+        return ("note: the layered search holds its layers in memory; --work-dir DIR keeps "
+                "those not being expanded on disk, and --jobs N with it expands a layer "
+                "larger than the memory in shards")
+    if args.jobs is None and args.scheduler is None:
+        return ("note: a layer is larger than --memory-mb holds, and the search of one "
+                "process expands each layer whole; --jobs 1 (or more) cuts such a layer "
+                "into shards, in a new --work-dir (a run of one process resumes without "
+                "--jobs)")
+    return ("note: a task's share of --memory-mb does not hold what it needs (a layer's "
+            "shards' buffers, or a task's own); --resume with a larger --memory-mb (or fewer "
+            "--jobs) goes on from here")
