@@ -114,11 +114,12 @@ def test_a_layer_whose_shards_cannot_grow_stops_with_memory_mb(tmp_path: Path) -
     state = manifest(tmp_path)
     assert state["state"] == "running" and state["shards"]
     # it stopped only once a job had the most shards a task has buffers
-    # for (4 MiB a task: 635, reached by doubling to 512 and then growing
-    # to the most, not by stopping short of it at 512)
+    # for (4 MiB a task: a sixth of it in buffers of 1 KiB and a 40-byte
+    # header, 657, reached by doubling to 512 and then growing to the most,
+    # not by stopping short of it at 512)
     most = _parallel.ParallelLayers(_engine_args(deal), memory_mb=8, work_dir=tmp_path / "x",
                                     jobs=2)._most_parts()
-    assert most == 635
+    assert most == 4 * 2**20 // 6 // (1024 + 40) == 657
     assert max(job["shards"] for job in state["shards"].values()) == most
     # a resume whose tasks hold the layer goes on from the shards as they were
     assert_same(memory, sharded(deal, tmp_path, 2, 0, resume=True))
@@ -245,6 +246,13 @@ def test_buffers_that_do_not_fit_the_budget_are_out_of_memory_and_give_it_back(
     assert search.memory()[1] == held
     # with 2 shards they fit: the round runs (nothing to expand) and gives its bytes back
     assert search.expand_shard([], [], 0, 0, 2, 0, outs[:2],
+                               os.fsencode(tmp_path / "seen.rec")) == -1
+    assert search.memory()[1] == held
+    # so do the most the drivers ask for (164 in 1 MiB)
+    most = _layers.most_parts(2**20)
+    assert most == 164
+    assert search.split_files([], outs[:most], 0, by_record=True) == -1
+    assert search.expand_shard([], [], 0, 0, most, 0, outs[:most],
                                os.fsencode(tmp_path / "seen.rec")) == -1
     assert search.memory()[1] == held
     assert os.listdir(tmp_path) == []

@@ -769,8 +769,7 @@ class DiskLayers:
         target = max(free, 0) * PART_SHARE if self.part_bytes is None else self.part_bytes
         if size <= target:
             return 1
-        # the parts' write buffers (1 KiB at least each) share a sixth of the budget
-        most = max(2, min(MAX_PARTS, budget // 6 // 1100))
+        most = max(2, min(MAX_PARTS, _layers.most_parts(budget)))
         return min(most, math.ceil(size / max(target, 1)))
 
     def _expand(self, name: str, progress: int) -> int:

@@ -70,3 +70,5 @@ DISK_FULL: int
 IO_ERROR: int
 DAMAGED: int
 PROGRESS_VALUES: int
+
+def most_parts(budget: int) -> int: ...

@@ -104,6 +104,31 @@ DAMAGED = ST_DAMAGED
 #: numbered by them.
 PROGRESS_VALUES = MAXPROGRESS + 1
 
+# The write buffers of a split's parts, or of a layer's shards, share a sixth
+# of the budget, each PART_MIN to PART_MAX bytes.
+cdef enum:
+    PART_MIN = 1024
+    PART_MAX = 1048576
+
+
+cdef inline uint64_t part_cap(uint64_t budget, uint64_t n) noexcept nogil:
+    """Bytes of each of *n* part or shard buffers in a budget of *budget*
+    bytes: a sixth of the budget shared, PART_MIN to PART_MAX each, a
+    multiple of 8."""
+    return min(max(budget // 6 // n, <uint64_t>PART_MIN), <uint64_t>PART_MAX) & ~7ULL
+
+
+def most_parts(unsigned long long budget):
+    """The most parts a file is split into, or shards a layer is expanded
+    in, by a search of *budget* bytes (its ``memory_mb`` times 2**20): as
+    many buffers of the least size (1 KiB), with their headers, as the
+    sixth of the budget they share holds.  The drivers
+    (``bakersdozen._disk``, ``bakersdozen._parallel``) ask for no more;
+    :meth:`LayeredSearch.split_files` and :meth:`LayeredSearch.expand_shard`
+    take more while the whole budget holds them, and return OUT_OF_MEMORY
+    when it does not."""
+    return budget // 6 // (PART_MIN + sizeof(Sink))
+
 # Bit 63 of the layer key of an entry in a file's buffer (_spill.pxd): a
 # wide record (its two words are the record, not its first alone; on disk a
 # block's head says 16 bytes a record).  A layer key takes at most 55 bits.
@@ -2058,7 +2083,7 @@ cdef class LayeredSearch:
         if n == 0 or not all(isinstance(x, bytes) for x in part_paths):
             raise ValueError("part_paths must be bytes objects, at least one")
         names = list(part_paths)
-        cap = min(max(self.budget // 6 // n, 1024), 1048576) & ~7ULL
+        cap = part_cap(self.budget, n)
         parts = self.open_sinks(names, cap)
         if parts == NULL:
             return ST_OUT_OF_MEMORY
@@ -2121,7 +2146,7 @@ cdef class LayeredSearch:
         if st >= 0:
             return st
         self.shard_paths = outs + [seen_path]   # the bytes the sinks' paths point into
-        self.shard_cap = min(max(self.budget // 6 // n, 1024), 1048576) & ~7ULL
+        self.shard_cap = part_cap(self.budget, n)
         self.nshards = n
         self.shard_sinks = self.open_sinks(outs, self.shard_cap)
         self.seen_sink = self.open_sinks([seen_path], self.sink_cap)

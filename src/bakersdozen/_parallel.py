@@ -624,7 +624,7 @@ class ParallelLayers:
 
     def _most_parts(self) -> int:
         budget = self._task_mb * 2**20
-        return int(max(2, min(_disk.MAX_PARTS, budget // 6 // 1100)))
+        return int(max(2, min(_disk.MAX_PARTS, _layers.most_parts(budget))))
 
     def _plan(self) -> bool:
         """Plan the tasks of the next progress value with records: False if none is left."""
