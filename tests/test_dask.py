@@ -574,7 +574,11 @@ def _counts_as_one_process(cluster: Cluster, tmp_path: Path, number: int) -> Non
     assert {k: got[k] for k in _SAME} == {k: stats[k] for k in _SAME}
     assert got["jobs"] == 2  # the cluster's threads
     assert got["splits"] > 0 or number == 16780  # its progress values all fit
-    assert os.listdir(tmp_path / "w") == ["manifest.json"]
+    # the outcome, and the driver's log of the tasks (the workers write none)
+    assert set(os.listdir(tmp_path / "w")) == {"manifest.json", "tasks.jsonl"}
+    with open(tmp_path / "w" / "tasks.jsonl", encoding="utf-8") as f:
+        log = [json.loads(line) for line in f]
+    assert sum(e["nodes"] for e in log if e["status"] == "done") == nodes
     # and through solve(), a Client this time
     with Client(cluster.address, timeout=30) as client:
         solution = solve(Deal.pysol(number), time_limit=None, method="layers", memory_mb=8,
@@ -605,7 +609,7 @@ def test_layered_search_on_the_cluster_expands_large_layers_in_shards(tmp_path: 
     got = search.stats
     assert {k: got[k] for k in _SAME} == {k: stats[k] for k in _SAME}
     assert got["redone"] > 0  # tasks out of memory: their layers went to shards
-    assert os.listdir(tmp_path / "w") == ["manifest.json"]
+    assert set(os.listdir(tmp_path / "w")) == {"manifest.json", "tasks.jsonl"}
 
 
 def test_layered_search_survives_a_worker_killed_mid_task(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ import os
 import random
 import signal
 import struct
+import subprocess
 import sys
 import threading
 import time
@@ -58,6 +59,16 @@ def in_parallel(deal: Deal, work_dir: Path, jobs: int, memory_mb: float = MEMORY
     return (status, nodes, stored), search.stats
 
 
+def names(directory: Path) -> set[str]:
+    """The files of *directory*, but the driver's task log (which stays)."""
+    return set(os.listdir(directory)) - {_parallel.TASK_LOG}
+
+
+def task_log(directory: Path) -> list[dict[str, Any]]:
+    with open(directory / _parallel.TASK_LOG, encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
 # -- the same counts as in memory ---------------------------------------------------
 
 @pytest.mark.parametrize(("number", "game", "jobs"), [
@@ -75,8 +86,16 @@ def test_counts_are_those_of_the_search_in_memory(tmp_path: Path, number: int, g
     split = in_parallel(deal, tmp_path / "split", jobs, part_bytes=256)
     assert_same(memory, split)
     assert split[1]["splits"] > 0 or memory[0][1] < 1000
-    # the directory holds the outcome alone
-    assert os.listdir(tmp_path / "split") == [_disk.MANIFEST]
+    # the directory holds the outcome alone, and the task log
+    assert set(os.listdir(tmp_path / "split")) == {_disk.MANIFEST, _parallel.TASK_LOG}
+    # whose tasks done account for every position, and took some time each
+    log = task_log(tmp_path / "split")
+    done = [e for e in log if e["status"] == "done"]
+    assert sum(e["nodes"] for e in done) == split[0][1]
+    assert sum(e["stored"] for e in done) == split[0][2]
+    assert len(done) == split[1]["tasks"] and len(log) == len(done) + split[1]["redone"]
+    assert all(e["seconds"] >= e["cpu_seconds"] * 0.5 >= 0 and e["began"] > 1e9 for e in log)
+    assert {e["kind"] for e in log} == {"expand", "split"} or memory[0][1] < 1000
     assert manifest(tmp_path / "split")["state"] == "unsolvable"
 
 
@@ -113,13 +132,50 @@ def test_reduced_packs_agree_with_the_search_in_memory(
         assert_same(memory, par)
 
 
+TASK_LOG_SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "task_log.py"
+
+
+def test_the_task_log_sums_up_where_the_time_went(tmp_path: Path) -> None:
+    # bench/task_log.py on a log written by hand: three tasks, two of them
+    # at once for 5 s, a gap of 5 s between sittings that counts for none
+    entry = {"progress": 3, "cpu_seconds": 1.0, "nodes": 10, "stored": 2,
+             "input_files": 1, "input_bytes": 8, "output_bytes": 8}
+    with open(tmp_path / _parallel.TASK_LOG, "w", encoding="utf-8") as f:
+        for began, seconds, status in ((0, 10, "done"), (5, 10, "memory_mb"), (20, 5, "done")):
+            f.write(json.dumps(dict(entry, task=began, kind="expand", began=1e9 + began,
+                                    seconds=seconds, status=status)) + "\n")
+    out = subprocess.run([sys.executable, str(TASK_LOG_SCRIPT), str(tmp_path), "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    got = json.loads(out)
+    assert got["running_at_once"] == {"1": 15.0, "2": 5.0} and got["jobs"] == 2
+    assert (got["busy_seconds"], got["task_seconds"], got["lost_seconds"]) == (20.0, 25.0, 10.0)
+    assert got["by_kind"]["expand done"]["tasks"] == 2
+    assert got["by_progress"]["3"]["short_of_jobs"] == 15.0
+    # a run's own log: every task in it
+    deal = Deal.pysol(16780)
+    (_, nodes, _), stats = in_parallel(deal, tmp_path / "run", 2, part_bytes=256)
+    out = subprocess.run([sys.executable, str(TASK_LOG_SCRIPT), str(tmp_path / "run"), "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    got = json.loads(out)
+    assert got["tasks"] == stats["tasks"] + stats["redone"]
+    assert sum(v["nodes"] for k, v in got["by_kind"].items() if k.endswith(" done")) == nodes
+    assert sum(got["running_at_once"].values()) == pytest.approx(got["busy_seconds"])
+    # a damaged line is named, with no traceback
+    with open(tmp_path / "run" / _parallel.TASK_LOG, "a", encoding="utf-8") as f:
+        f.write('{"task": 1, "kind": "expand"\n')
+    bad = subprocess.run([sys.executable, str(TASK_LOG_SCRIPT), str(tmp_path / "run")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert f"line {got['tasks'] + 1}: not a task entry" in bad.stderr
+
+
 def test_a_winnable_deal_is_won_with_a_checked_line(tmp_path: Path) -> None:
     deal = reduced_deal(random.Random(4129516530), 5, 7, 2)
     solution = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, jobs=2)
     assert solution.verdict is Verdict.SOLVED and solution.reason is None
     assert solution.moves and check(deal, solution.moves).won
     assert manifest(tmp_path)["state"] == "solved"
-    assert os.listdir(tmp_path) == [_disk.MANIFEST]
+    assert names(tmp_path) == {_disk.MANIFEST}
     # the line is the layers' own (kept in the manifest), not the default search's
     kept = manifest(tmp_path)
     assert [_to_move((m[0], m[1], m[2])) for m in kept["line"]] == list(solution.moves)
@@ -223,7 +279,7 @@ def test_an_exception_from_progress_stops_the_tasks_and_keeps_the_committed(
     assert 0 < counts["nodes"] < memory[0][1]  # type: ignore[index,operator]
     # the tasks stopped left no files of their own: only the manifest's
     listed = set(manifest(tmp_path)["files"])  # type: ignore[arg-type]
-    assert set(os.listdir(tmp_path)) == listed | {_disk.MANIFEST}
+    assert names(tmp_path) == listed | {_disk.MANIFEST}
     assert_same(memory, in_parallel(deal, tmp_path, 2, memory_mb=4, resume=True))
 
 
@@ -322,7 +378,7 @@ def test_the_run_is_won_when_a_task_beside_the_winner_stops_at_the_time_limit(
     assert started.is_set() and stopped.is_set()
     assert won_status == _search.SOLVED and check(deal, [_to_move(m) for m in raw]).won
     assert manifest(tmp_path / "b")["state"] == "solved"
-    assert os.listdir(tmp_path / "b") == [_disk.MANIFEST]
+    assert names(tmp_path / "b") == {_disk.MANIFEST}
 
 
 @pytest.mark.parametrize("cluster", [False, True])
@@ -360,7 +416,7 @@ def test_a_ctrl_c_while_a_task_traces_its_line_keeps_the_win(
     assert kept["state"] == "solved" and kept["line"]
     # the files of records and the won file deleted (a stopped cluster run's
     # directory says that it stopped)
-    assert set(os.listdir(tmp_path)) == {_disk.MANIFEST} | (
+    assert names(tmp_path) == {_disk.MANIFEST} | (
         {_parallel.STOP_FILE} if cluster else set())
     again = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, resume=True,
                   jobs=2)
@@ -572,7 +628,7 @@ def test_a_task_that_ends_as_the_cluster_is_told_to_stop_leaves_no_files(
             status = search.run(max_nodes=max_nodes)[0]
             assert status == _search.NODE_LIMIT
             listed = set(manifest(work)["files"])  # type: ignore[arg-type]
-            assert set(os.listdir(work)) == listed | {_disk.MANIFEST, _parallel.STOP_FILE}
+            assert names(work) == listed | {_disk.MANIFEST, _parallel.STOP_FILE}
     assert raced, "no task ended as the run stopped"
     monkeypatch.setattr(_parallel, "run_task", real)
     assert_same(memory, in_parallel(deal, work, 2, memory_mb=4, resume=True))

@@ -78,7 +78,16 @@ def test_deal_1m_in_shards_gives_the_counts_in_memory(tmp_path: Path, kinds: Cou
     assert_same(memory, par)  # and the layers counted once, the largest whole
     assert kinds["shard"] > 0 and kinds["split by record"] > 0
     assert par[1]["redone"] > 0  # a task out of memory, its work done again
-    assert os.listdir(tmp_path) == [_disk.MANIFEST]
+    assert set(os.listdir(tmp_path)) == {_disk.MANIFEST, _parallel.TASK_LOG}
+    # the task log has each task: those done count every position, and
+    # those out of memory are the tasks done again
+    with open(tmp_path / _parallel.TASK_LOG, encoding="utf-8") as f:
+        log = [json.loads(line) for line in f]
+    shards = [e for e in log if e["kind"] == "shard"]
+    assert shards and all(e["shards"] > e["shard"] >= 0 and "job" in e for e in shards)
+    assert sum(e["nodes"] for e in log if e["status"] == "done") == par[0][1]
+    assert sum(e["status"] == "memory_mb" for e in log) == par[1]["redone"]
+    assert {e["status"] for e in log} == {"done", "memory_mb"}
     assert manifest(tmp_path)["state"] == "unsolvable"
     assert manifest(tmp_path)["shards"] == {}
 

@@ -43,6 +43,11 @@ the progress value being expanded, its tasks not yet committed, the
 files, the counts.  A resume cuts the listed files back to their lengths,
 deletes every other file of records and runs the tasks not committed.
 
+The driver appends a line of JSON to :data:`TASK_LOG` for each task that
+returns (:meth:`ParallelLayers._log_task`): what it was, how it ended and
+how long it took, so that a long run shows where its time went
+(``bench/task_log.py`` sums it up).
+
 Tasks run on a :class:`concurrent.futures.Executor`: threads of this
 process (the engine releases the GIL while it reads, expands and writes),
 or a Dask cluster (:class:`bakersdozen.survey.cluster.DaskExecutor`) whose
@@ -105,6 +110,16 @@ POLL_SECONDS: Final = 0.2
 STOP_FILE: Final = "stop"
 #: Seconds between two looks of a task on a cluster for :data:`STOP_FILE`.
 STOP_LOOK_SECONDS: Final = 0.5
+#: The driver's log of the tasks that returned, one JSON object a line, in
+#: the work directory (appended, across resumes; not a file of records: a
+#: resume or the end of the run leaves it, and the disk budget does not count it).
+TASK_LOG: Final = "tasks.jsonl"
+#: The names of a task's statuses in :data:`TASK_LOG`.
+_STATUS_NAMES: Final = {-1: "done", -2: "stopped", _search.SOLVED: "won",
+                        _search.NODE_LIMIT: "max_nodes", _search.TIME_LIMIT: "time_limit",
+                        _search.OUT_OF_MEMORY: "memory_mb", _search.INTERRUPTED: "interrupted",
+                        _layers.DISK_FULL: "disk", _layers.IO_ERROR: "io_error",
+                        _layers.DAMAGED: "damaged"}
 #: Seconds a run stopped on a cluster waits for its running tasks to end
 #: (each sees :data:`STOP_FILE` within :data:`STOP_LOOK_SECONDS`) before it
 #: returns without them.
@@ -231,8 +246,19 @@ def run_task(task: dict[str, Any], control: Control | None = None) -> dict[str, 
         one layer), ``layer`` (a split: the layer key of its records if
         they were of one layer, else None), ``errno``, ``line`` (a won position's winning line,
         ``[card, source, target]`` moves; [] when the kept files give none,
-        or the task did not win).
+        or the task did not win), ``began`` (``time.time()`` when it began),
+        ``seconds`` (wall-clock seconds it ran) and ``cpu_seconds`` (CPU
+        seconds of the thread that ran it).
     """
+    began, cpu = time.time(), time.thread_time()
+    result = _run_task(task, control)
+    result.update(began=began, seconds=time.time() - began,
+                  cpu_seconds=time.thread_time() - cpu)
+    return result
+
+
+def _run_task(task: dict[str, Any], control: Control | None) -> dict[str, Any]:
+    """:func:`run_task`, but for the times."""
     directory = task["dir"]
     line: list[list[int]] = []
     ident = int(task["id"])
@@ -885,7 +911,10 @@ class ParallelLayers:
                     self._reserved.pop(task["id"], None)
                     if future.cancelled():
                         continue
-                    st = self._settle(task, future.result(), stop)
+                    result = future.result()
+                    size = self._input_bytes(task)
+                    st = self._settle(task, result, stop)
+                    self._log_task(task, result, size)
                     if st >= 0 and (stop < 0 or st == _search.SOLVED):
                         # the first stop, or a win that a task traced on
                         # after the run stopped (at its time limit, say)
@@ -925,8 +954,10 @@ class ParallelLayers:
                     if not future.done():
                         continue
                     task = running.pop(future)
-                    if stop != _search.SOLVED and not won and not future.cancelled() \
-                            and future.exception() is None \
+                    if future.cancelled() or future.exception() is not None:
+                        continue
+                    self._log_task(task, future.result(), self._input_bytes(task))
+                    if stop != _search.SOLVED and not won \
                             and future.result()["status"] == _search.SOLVED:
                         won = self._settle(task, future.result(), stop) == _search.SOLVED
                 for future in running:  # not waited for (on a cluster)
@@ -952,6 +983,43 @@ class ParallelLayers:
             if stop != _layers.DISK_FULL:
                 raise
         return stop
+
+    def _input_bytes(self, task: dict[str, Any]) -> int:
+        """Bytes of the files a task reads (before its commit drops them)."""
+        files = self._state["files"]
+        return sum(files.get(n, 0) for n in list(task["inputs"]) + list(task.get("seen", [])))
+
+    def _log_task(self, task: dict[str, Any], result: dict[str, Any], input_bytes: int) -> None:
+        """Append a line to :data:`TASK_LOG` for a task that returned: ``task``
+        (its number), ``kind``, ``progress``, ``status`` (``done``,
+        ``stopped``, or the reason it stopped: ``memory_mb``, ``disk``,
+        ``time_limit``, ...), ``began`` (Unix seconds), ``seconds`` (wall
+        clock), ``cpu_seconds``, ``nodes`` and ``stored`` (positions it
+        generated and stored), ``input_files``, ``input_bytes`` (its inputs,
+        and a shard's positions of earlier rounds), ``output_bytes``; and
+        ``depth``, ``round``, ``parts``, ``job``, ``shard``, ``shards`` where
+        the task has them.  A log that cannot be written is skipped: it is not the
+        search's state."""
+        st = int(result["status"])
+        counts = result["counts"]
+        entry: dict[str, Any] = {
+            "task": int(task["id"]), "kind": task["kind"], "progress": int(task["progress"]),
+            "status": _STATUS_NAMES.get(st, str(st)),
+            "began": round(float(result.get("began", 0.0)), 6),
+            "seconds": round(float(result.get("seconds", 0.0)), 6),
+            "cpu_seconds": round(float(result.get("cpu_seconds", 0.0)), 3),
+            "nodes": int(counts["nodes"]), "stored": int(counts["stored"]),
+            "input_files": len(task["inputs"]) + len(task.get("seen", [])),
+            "input_bytes": int(input_bytes),
+            "output_bytes": int(sum(result["outputs"].values()))}
+        for key in ("depth", "round", "parts", "job", "shard", "shards"):
+            if key in task:
+                entry[key] = task[key]
+        try:
+            with open(self._path(TASK_LOG), "a", encoding="utf-8") as f:
+                f.write(json.dumps(entry) + "\n")
+        except OSError:  # a full disk: the run itself says so
+            pass
 
     def _report(self, progress: Progress, running: dict[Future[dict[str, Any]], dict[str, Any]],
                 control: Control | None) -> None:
