@@ -10,23 +10,21 @@ counts, the wall clock, the tasks of each kind with their seconds summed,
 the share of the N threads' time spent in tasks (the rest is the driver
 between tasks and the wait for a progress value's last task), and the
 progress values whose tasks took longest.  The times are those of the
-run's own task log (``tasks.jsonl``, summed up by ``task_log.py`` beside
-this script).  docs/engine.md, "Parallel expansion", quotes it.  Seconds
+run's own task log (:mod:`bakersdozen.task_log`, which ``bakersdozen
+tasks DIR`` sums up).  docs/engine.md, "Parallel expansion", quotes it.  Seconds
 are wall-clock on a shared machine: run it with nothing else running.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
 
 from bakersdozen import Deal
 from bakersdozen.solver import LayersSearch, _engine_args
-
-from task_log import read_log, summary
+from bakersdozen.task_log import read_log, summary
 
 
 def main() -> int:
@@ -42,7 +40,7 @@ def main() -> int:
         origin = time.perf_counter()
         status, _moves, nodes, _rounds, stored = search.run()
         wall = time.perf_counter() - origin
-        log = read_log(os.path.join(work_dir, "tasks.jsonl"))
+        log = read_log(work_dir)
     s = summary(log, args.jobs)
     print(f"deal {args.deal}, jobs {args.jobs}, {args.memory_mb:g} MiB: status {status}, "
           f"{stored:,} stored, {nodes:,} generated, {wall:.2f} s wall")

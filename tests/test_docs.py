@@ -133,8 +133,9 @@ def test_api_reference_documents_every_public_name(site: Path) -> None:
 
 #: README commands the example test leaves out: long runs (``survey``,
 #: ``bench``, a ``--layers`` proof of 30 s), servers and a browser, the user's
-#: PySolFC folder, ``report`` of a survey not made, ``python -m bakersdozen ...``.
-_README_SKIP = {"survey", "report", "bench", "play", "pysolfc", "serve", "-m"}
+#: PySolFC folder, ``report`` of a survey not made, ``tasks`` of the
+#: ``--layers --jobs`` run left out, ``python -m bakersdozen ...``.
+_README_SKIP = {"survey", "report", "bench", "play", "pysolfc", "serve", "tasks", "-m"}
 
 
 def test_readme_command_line_examples_run_in_order(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bakersdozen import Deal, Verdict, check, solve
-from bakersdozen import _disk, _layers, _parallel, _search
+from bakersdozen import _disk, _layers, _parallel, _search, task_log as task_logs
 from bakersdozen.cli import main
 from bakersdozen.errors import ArgumentError
 from bakersdozen.solver import _engine_args, _to_move
@@ -61,12 +61,11 @@ def in_parallel(deal: Deal, work_dir: Path, jobs: int, memory_mb: float = MEMORY
 
 def names(directory: Path) -> set[str]:
     """The files of *directory*, but the driver's task log (which stays)."""
-    return set(os.listdir(directory)) - {_parallel.TASK_LOG}
+    return set(os.listdir(directory)) - {task_logs.TASK_LOG}
 
 
 def task_log(directory: Path) -> list[dict[str, Any]]:
-    with open(directory / _parallel.TASK_LOG, encoding="utf-8") as f:
-        return [json.loads(line) for line in f]
+    return task_logs.read_log(directory)
 
 
 # -- the same counts as in memory ---------------------------------------------------
@@ -87,7 +86,7 @@ def test_counts_are_those_of_the_search_in_memory(tmp_path: Path, number: int, g
     assert_same(memory, split)
     assert split[1]["splits"] > 0 or memory[0][1] < 1000
     # the directory holds the outcome alone, and the task log
-    assert set(os.listdir(tmp_path / "split")) == {_disk.MANIFEST, _parallel.TASK_LOG}
+    assert set(os.listdir(tmp_path / "split")) == {_disk.MANIFEST, task_logs.TASK_LOG}
     # whose tasks done account for every position, and took some time each
     log = task_log(tmp_path / "split")
     done = [e for e in log if e["status"] == "done"]
@@ -132,41 +131,88 @@ def test_reduced_packs_agree_with_the_search_in_memory(
         assert_same(memory, par)
 
 
-TASK_LOG_SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "task_log.py"
-
-
-def test_the_task_log_sums_up_where_the_time_went(tmp_path: Path) -> None:
-    # bench/task_log.py on a log written by hand: three tasks, two of them
-    # at once for 5 s, a gap of 5 s between sittings that counts for none
+def test_the_task_log_sums_up_where_the_time_went(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    # a log written by hand: three tasks, two of them at once for 5 s, a gap
+    # of 5 s between sittings that counts for none, and a won task's work kept
     entry = {"progress": 3, "cpu_seconds": 1.0, "nodes": 10, "stored": 2,
              "input_files": 1, "input_bytes": 8, "output_bytes": 8}
-    with open(tmp_path / _parallel.TASK_LOG, "w", encoding="utf-8") as f:
-        for began, seconds, status in ((0, 10, "done"), (5, 10, "memory_mb"), (20, 5, "done")):
-            f.write(json.dumps(dict(entry, task=began, kind="expand", began=1e9 + began,
-                                    seconds=seconds, status=status)) + "\n")
-    out = subprocess.run([sys.executable, str(TASK_LOG_SCRIPT), str(tmp_path), "--json"],
-                         capture_output=True, text=True, check=True).stdout
-    got = json.loads(out)
+    for began, seconds, status in ((0, 10, "done"), (5, 10, "memory_mb"), (20, 5, "won")):
+        assert task_logs.append_entry(str(tmp_path), dict(
+            entry, task=began, kind="expand", began=1e9 + began, seconds=seconds, status=status))
+    assert main(["tasks", str(tmp_path), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
     assert got["running_at_once"] == {"1": 15.0, "2": 5.0} and got["jobs"] == 2
     assert (got["busy_seconds"], got["task_seconds"], got["lost_seconds"]) == (20.0, 25.0, 10.0)
-    assert got["by_kind"]["expand done"]["tasks"] == 2
+    assert got["by_kind"]["expand done"]["tasks"] == 1
     assert got["by_progress"]["3"]["short_of_jobs"] == 15.0
-    # a run's own log: every task in it
+    assert main(["tasks", str(tmp_path / task_logs.TASK_LOG), "--jobs", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "tasks running at once: 1: 15.0 s (75.0 %), 2: 5.0 s (25.0 %)" in out
+    assert "of which not kept 10.0 s (40.0 %)" in out
+    # a run's own log: every task in it, and the positions of those done
     deal = Deal.pysol(16780)
     (_, nodes, _), stats = in_parallel(deal, tmp_path / "run", 2, part_bytes=256)
-    out = subprocess.run([sys.executable, str(TASK_LOG_SCRIPT), str(tmp_path / "run"), "--json"],
-                         capture_output=True, text=True, check=True).stdout
-    got = json.loads(out)
+    assert main(["tasks", str(tmp_path / "run"), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
     assert got["tasks"] == stats["tasks"] + stats["redone"]
     assert sum(v["nodes"] for k, v in got["by_kind"].items() if k.endswith(" done")) == nodes
     assert sum(got["running_at_once"].values()) == pytest.approx(got["busy_seconds"])
-    # a damaged line is named, with no traceback
-    with open(tmp_path / "run" / _parallel.TASK_LOG, "a", encoding="utf-8") as f:
-        f.write('{"task": 1, "kind": "expand"\n')
-    bad = subprocess.run([sys.executable, str(TASK_LOG_SCRIPT), str(tmp_path / "run")],
-                         capture_output=True, text=True)
-    assert bad.returncode == 2 and "Traceback" not in bad.stderr
-    assert f"line {got['tasks'] + 1}: not a task entry" in bad.stderr
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    ("[1, 2]", "line 2: not a JSON object"),
+    ('{"task": 1, "kind": "expand"', "line 2: not JSON"),
+    ("{}", "line 2: 'kind' must be a string"),
+    ('{"kind": "expand", "status": "done", "began": 1, "seconds": NaN, "cpu_seconds": 0}',
+     "line 2: 'seconds' must be a number of seconds, 0 or more, not nan"),
+    ('{"kind": "expand", "status": "done", "began": 1, "seconds": -5, "cpu_seconds": 0}',
+     "'seconds' must be a number of seconds, 0 or more, not -5"),
+    ('{"kind": "expand", "status": "done", "began": 1, "seconds": 1e400, "cpu_seconds": 0}',
+     "'seconds' must be a number of seconds, 0 or more, not inf"),
+    ('{"kind": "expand", "status": "done", "began": 1, "seconds": 1, "cpu_seconds": true}',
+     "'cpu_seconds' must be a number of seconds, 0 or more, not True"),
+    ('{"kind": "expand", "status": "done", "began": 1, "seconds": 1, "cpu_seconds": 1, '
+     '"progress": 3, "stored": 1}', "'nodes' must be a whole number, 0 or more, not None"),
+    ('{"kind": "expand", "status": "done", "began": 1, "seconds": 1, "cpu_seconds": 1, '
+     '"progress": 3.5, "nodes": 1, "stored": 1}', "'progress' must be a whole number"),
+    ("", "no task entries"),
+])
+def test_a_task_log_that_is_not_one_is_refused_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, says: str) -> None:
+    good = {"task": 0, "kind": "expand", "status": "done", "progress": 0, "began": 1e9,
+            "seconds": 1.0, "cpu_seconds": 1.0, "nodes": 1, "stored": 1}
+    (tmp_path / task_logs.TASK_LOG).write_text(
+        (json.dumps(good) + "\n" + line + "\n") if line else "\n", encoding="utf-8")
+    assert main(["tasks", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1 and "Traceback" not in err
+    with pytest.raises(ArgumentError, match="tasks.jsonl"):
+        task_logs.read_log(tmp_path)
+
+
+def test_a_task_log_entry_is_written_whole_or_not_at_all(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    entry = {"task": 0, "kind": "expand", "status": "done", "progress": 0, "began": 1e9,
+             "seconds": 1.0, "cpu_seconds": 1.0, "nodes": 1, "stored": 1}
+    assert task_logs.append_entry(str(tmp_path), entry)
+    whole = (tmp_path / task_logs.TASK_LOG).read_bytes()
+    real = os.write
+
+    def half(fd: int, data: bytes) -> int:  # a disk that fills up mid-line
+        real(fd, data[:len(data) // 2])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(task_logs.os, "write", half)
+    assert not task_logs.append_entry(str(tmp_path), entry)
+    monkeypatch.setattr(task_logs.os, "write", lambda fd, data: real(fd, data[:7]))
+    assert not task_logs.append_entry(str(tmp_path), entry)  # a short write
+    assert (tmp_path / task_logs.TASK_LOG).read_bytes() == whole
+    monkeypatch.setattr(task_logs.os, "write", real)
+    assert task_logs.append_entry(str(tmp_path), entry)
+    assert len(task_logs.read_log(tmp_path)) == 2
+    # a directory where the log cannot be made: skipped
+    assert not task_logs.append_entry(str(tmp_path / "missing"), entry)
 
 
 def test_a_winnable_deal_is_won_with_a_checked_line(tmp_path: Path) -> None:
@@ -180,6 +226,10 @@ def test_a_winnable_deal_is_won_with_a_checked_line(tmp_path: Path) -> None:
     kept = manifest(tmp_path)
     assert [_to_move((m[0], m[1], m[2])) for m in kept["line"]] == list(solution.moves)
     assert solution.nodes == kept["counts"]["nodes"]
+    # the task log: one task won, and with those done it has every position
+    log = task_log(tmp_path)
+    assert [e["status"] for e in log].count("won") == 1
+    assert sum(e["nodes"] for e in log if e["status"] in task_logs.KEPT) == solution.nodes
     again = solve(deal, time_limit=None, method="layers", work_dir=tmp_path, resume=True)
     assert again.verdict is Verdict.SOLVED and check(deal, again.moves).won
     assert again.moves == solution.moves
@@ -280,7 +330,14 @@ def test_an_exception_from_progress_stops_the_tasks_and_keeps_the_committed(
     # the tasks stopped left no files of their own: only the manifest's
     listed = set(manifest(tmp_path)["files"])  # type: ignore[arg-type]
     assert names(tmp_path) == listed | {_disk.MANIFEST}
+    # the task log's tasks done are those committed: one that ended done as
+    # the run stopped is not, and runs again
+    done = [e for e in task_log(tmp_path) if e["status"] == "done"]
+    assert sum(e["nodes"] for e in done) == counts["nodes"]
     assert_same(memory, in_parallel(deal, tmp_path, 2, memory_mb=4, resume=True))
+    done = [e for e in task_log(tmp_path) if e["status"] == "done"]
+    assert sum(e["nodes"] for e in done) == memory[0][1]
+    assert len({e["task"] for e in done}) == len(done)
 
 
 def _slow_trace(started: threading.Event, until: float | None = None,

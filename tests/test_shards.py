@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bakersdozen import Deal, check
-from bakersdozen import _disk, _layers, _parallel, _search
+from bakersdozen import _disk, _layers, _parallel, _search, task_log
 from bakersdozen.solver import _engine_args, _to_move
 from brute import brute_force_solvable
 from test_disk_layers import (
@@ -78,11 +78,10 @@ def test_deal_1m_in_shards_gives_the_counts_in_memory(tmp_path: Path, kinds: Cou
     assert_same(memory, par)  # and the layers counted once, the largest whole
     assert kinds["shard"] > 0 and kinds["split by record"] > 0
     assert par[1]["redone"] > 0  # a task out of memory, its work done again
-    assert set(os.listdir(tmp_path)) == {_disk.MANIFEST, _parallel.TASK_LOG}
+    assert set(os.listdir(tmp_path)) == {_disk.MANIFEST, task_log.TASK_LOG}
     # the task log has each task: those done count every position, and
     # those out of memory are the tasks done again
-    with open(tmp_path / _parallel.TASK_LOG, encoding="utf-8") as f:
-        log = [json.loads(line) for line in f]
+    log = task_log.read_log(tmp_path)
     shards = [e for e in log if e["kind"] == "shard"]
     assert shards and all(e["shards"] > e["shard"] >= 0 and "job" in e for e in shards)
     assert sum(e["nodes"] for e in log if e["status"] == "done") == par[0][1]

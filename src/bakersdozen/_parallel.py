@@ -43,10 +43,11 @@ the progress value being expanded, its tasks not yet committed, the
 files, the counts.  A resume cuts the listed files back to their lengths,
 deletes every other file of records and runs the tasks not committed.
 
-The driver appends a line of JSON to :data:`TASK_LOG` for each task that
-returns (:meth:`ParallelLayers._log_task`): what it was, how it ended and
-how long it took, so that a long run shows where its time went
-(``bench/task_log.py`` sums it up).
+The driver appends a line of JSON to the task log
+(:data:`bakersdozen.task_log.TASK_LOG`) for each task that returns
+(:meth:`ParallelLayers._log_task`): what it was, how it ended and how long
+it took, so that a long run shows where its time went (``bakersdozen
+tasks DIR`` sums it up).
 
 Tasks run on a :class:`concurrent.futures.Executor`: threads of this
 process (the engine releases the GIL while it reads, expands and writes),
@@ -70,6 +71,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
 from . import _disk, _interrupts, _layers, _search
 from .errors import BakersDozenError
+from .task_log import TASK_LOG, append_entry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing is not imported at run time (start-up)
@@ -110,10 +112,6 @@ POLL_SECONDS: Final = 0.2
 STOP_FILE: Final = "stop"
 #: Seconds between two looks of a task on a cluster for :data:`STOP_FILE`.
 STOP_LOOK_SECONDS: Final = 0.5
-#: The driver's log of the tasks that returned, one JSON object a line, in
-#: the work directory (appended, across resumes; not a file of records: a
-#: resume or the end of the run leaves it, and the disk budget does not count it).
-TASK_LOG: Final = "tasks.jsonl"
 #: The names of a task's statuses in :data:`TASK_LOG`.
 _STATUS_NAMES: Final = {-1: "done", -2: "stopped", _search.SOLVED: "won",
                         _search.NODE_LIMIT: "max_nodes", _search.TIME_LIMIT: "time_limit",
@@ -176,6 +174,13 @@ def _ours(name: str) -> bool:
     """Whether *name* is a file of records or kept records of this search,
     or a task's :func:`won_file`."""
     return bool(_RECORDS.match(name) or _KEPT.match(name) or _WON.match(name))
+
+
+def _ours_or_log(name: str) -> bool:
+    """:func:`_ours`, or the task log: a directory of such files and no
+    manifest is a damaged run.  (The log is not a file of records: a resume
+    and the end of the run leave it, and the disk budget does not count it.)"""
+    return _ours(name) or name == TASK_LOG
 
 
 def _task_of(name: str) -> int | None:
@@ -499,7 +504,7 @@ class ParallelLayers:
         return os.path.join(self._dir, name)
 
     def _open(self, resume: bool) -> dict[str, Any]:
-        self._lock, going_on = _disk.open_work_dir(self._dir, resume, _ours)
+        self._lock, going_on = _disk.open_work_dir(self._dir, resume, _ours_or_log)
         if going_on:
             return self._read_manifest(f"work_dir: {self._dir!r}")
         files = _disk.write_root(self._dir, self._probe.root_record())
@@ -913,8 +918,12 @@ class ParallelLayers:
                         continue
                     result = future.result()
                     size = self._input_bytes(task)
-                    st = self._settle(task, result, stop)
-                    self._log_task(task, result, size)
+                    # after a win, a task's work is not kept, whatever it says
+                    kept = stop != _search.SOLVED
+                    try:
+                        st = self._settle(task, result, stop)
+                    finally:  # a task whose IO error stops the run is logged too
+                        self._log_task(task, result, size, kept)
                     if st >= 0 and (stop < 0 or st == _search.SOLVED):
                         # the first stop, or a win that a task traced on
                         # after the run stopped (at its time limit, say)
@@ -956,10 +965,13 @@ class ParallelLayers:
                     task = running.pop(future)
                     if future.cancelled() or future.exception() is not None:
                         continue
-                    self._log_task(task, future.result(), self._input_bytes(task))
+                    size = self._input_bytes(task)
+                    settled = False  # a task done is not committed: it runs again
                     if stop != _search.SOLVED and not won \
                             and future.result()["status"] == _search.SOLVED:
-                        won = self._settle(task, future.result(), stop) == _search.SOLVED
+                        won = settled = self._settle(task, future.result(), stop) \
+                            == _search.SOLVED
+                    self._log_task(task, future.result(), size, settled)
                 for future in running:  # not waited for (on a cluster)
                     future.cancel()
                 others = {t["id"] for t in running.values()}  # their files are theirs
@@ -989,23 +1001,21 @@ class ParallelLayers:
         files = self._state["files"]
         return sum(files.get(n, 0) for n in list(task["inputs"]) + list(task.get("seen", [])))
 
-    def _log_task(self, task: dict[str, Any], result: dict[str, Any], input_bytes: int) -> None:
-        """Append a line to :data:`TASK_LOG` for a task that returned: ``task``
-        (its number), ``kind``, ``progress``, ``status`` (``done``,
-        ``stopped``, or the reason it stopped: ``memory_mb``, ``disk``,
-        ``time_limit``, ...), ``began`` (Unix seconds), ``seconds`` (wall
-        clock), ``cpu_seconds``, ``nodes`` and ``stored`` (positions it
-        generated and stored), ``input_files``, ``input_bytes`` (its inputs,
-        and a shard's positions of earlier rounds), ``output_bytes``; and
-        ``depth``, ``round``, ``parts``, ``job``, ``shard``, ``shards`` where
-        the task has them.  A log that cannot be written is skipped: it is not the
-        search's state."""
+    def _log_task(self, task: dict[str, Any], result: dict[str, Any], input_bytes: int,
+                  kept: bool) -> None:
+        """Append the entry of a task that returned to the task log
+        (:mod:`bakersdozen.task_log` lists its fields); *kept*: whether the
+        run kept its work if it says done or won (False: it is logged as
+        ``stopped``).  A log that cannot be written is skipped: it is not
+        the search's state."""
         st = int(result["status"])
+        if st in (-1, _search.SOLVED) and not kept:
+            st = -2
         counts = result["counts"]
         entry: dict[str, Any] = {
             "task": int(task["id"]), "kind": task["kind"], "progress": int(task["progress"]),
             "status": _STATUS_NAMES.get(st, str(st)),
-            "began": round(float(result.get("began", 0.0)), 6),
+            "began": round(float(result.get("began", time.time())), 6),
             "seconds": round(float(result.get("seconds", 0.0)), 6),
             "cpu_seconds": round(float(result.get("cpu_seconds", 0.0)), 3),
             "nodes": int(counts["nodes"]), "stored": int(counts["stored"]),
@@ -1015,11 +1025,7 @@ class ParallelLayers:
         for key in ("depth", "round", "parts", "job", "shard", "shards"):
             if key in task:
                 entry[key] = task[key]
-        try:
-            with open(self._path(TASK_LOG), "a", encoding="utf-8") as f:
-                f.write(json.dumps(entry) + "\n")
-        except OSError:  # a full disk: the run itself says so
-            pass
+        append_entry(self._dir, entry)
 
     def _report(self, progress: Progress, running: dict[Future[dict[str, Any]], dict[str, Any]],
                 control: Control | None) -> None:

@@ -56,6 +56,7 @@ COMMANDS: dict[str, str] = {
     "play": "play a deal in the browser, with hints and a live 'still winnable' status",
     "rate": "rate how hard a winnable deal is: the moves along a winning line that lose",
     "survey": "solve many deals, write one record per deal, summarise",
+    "tasks": "sum up the task log of a layered search on disk in tasks: where its time went",
     "report": "write a self-contained HTML page of a survey's figures",
     "pysolfc": "install (or uninstall) the plug-in that makes PySolFC's Solver dialog use this solver",
     "bench": "benchmark the solver on PySol deals (and fc-solve)",
