@@ -176,6 +176,10 @@ def test_the_task_log_sums_up_where_the_time_went(tmp_path: Path,
      '"progress": 3, "stored": 1}', "'nodes' must be a whole number, 0 or more, not None"),
     ('{"kind": "expand", "status": "done", "began": 1, "seconds": 1, "cpu_seconds": 1, '
      '"progress": 3.5, "nodes": 1, "stored": 1}', "'progress' must be a whole number"),
+    ('{"kind": "expand", "status": "done", "began": 1, "seconds": 1' + "0" * 400
+     + ', "cpu_seconds": 0}', "'seconds' must be a number of seconds, 0 or more, not 1000"),
+    ('{"kind": "expand", "status": "done", "began": 1.7e308, "seconds": 1.7e308, '
+     '"cpu_seconds": 0}', "line 2: 'began' plus 'seconds' is past a float's range"),
     ("", "no task entries"),
 ])
 def test_a_task_log_that_is_not_one_is_refused_in_one_line(
@@ -189,6 +193,16 @@ def test_a_task_log_that_is_not_one_is_refused_in_one_line(
     assert says in err and err.count("\n") == 1 and "Traceback" not in err
     with pytest.raises(ArgumentError, match="tasks.jsonl"):
         task_logs.read_log(tmp_path)
+
+
+def test_a_task_log_line_that_is_not_utf8_is_named(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    good = {"task": 0, "kind": "expand", "status": "done", "progress": 0, "began": 1e9,
+            "seconds": 1.0, "cpu_seconds": 1.0, "nodes": 1, "stored": 1}
+    (tmp_path / task_logs.TASK_LOG).write_bytes(
+        (json.dumps(good) + "\n").encode() * 50 + b"x\xff\n")
+    assert main(["tasks", str(tmp_path)]) == 2
+    assert "line 51: not UTF-8 text" in capsys.readouterr().err
 
 
 def test_a_task_log_entry_is_written_whole_or_not_at_all(

@@ -373,7 +373,8 @@ def open_work_dir(directory: str, resume: bool,
                 os.unlink(os.path.join(directory, name))
         elif names and resume and all(ours(n) or n in begun for n in names):
             raise ArgumentError(
-                f"{where} is damaged: it holds {len(names)} files of records and no "
+                f"{where} is damaged: it holds {len(names)} file{'s' * (len(names) > 1)} of a "
+                f"search and no "
                 f"{MANIFEST} (deleted?), so they cannot be resumed; {DELETE_IT}")
         elif names:
             raise ArgumentError(

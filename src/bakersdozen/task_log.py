@@ -12,8 +12,9 @@ number), ``kind`` (``expand``, ``split`` or ``shard``), ``progress`` (the
 progress value of its records), ``status`` (:data:`KEPT`: ``done`` or
 ``won``; otherwise its work was not kept: ``memory_mb`` for a task that
 outgrew its memory and is done again in parts or shards, ``stopped`` for
-one the run's stop cut off or whose result came after a win, or the limit
-that stopped it: ``time_limit``, ``max_nodes``, ``disk``, ...), ``began``
+one the run's stop cut off, or that ended after a win or as a Ctrl-C
+stopped the run (it runs again on a resume), or the limit that stopped
+it: ``time_limit``, ``max_nodes``, ``disk``, ...), ``began``
 (Unix seconds), ``seconds`` (wall clock), ``cpu_seconds`` (of the thread
 that ran it), ``nodes`` and ``stored`` (positions it generated and
 stored), ``input_files``, ``input_bytes`` (its inputs, and a shard's
@@ -50,7 +51,10 @@ def append_entry(directory: str, entry: dict[str, Any]) -> bool:
     *directory*: whole or not at all (a write that fails, a full disk say,
     is cut back off the file).  False when it could not be written: the log
     is not the search's state, so a run goes on without it."""
-    data = (json.dumps(entry, allow_nan=False) + "\n").encode("utf-8")
+    try:
+        data = (json.dumps(entry, allow_nan=False) + "\n").encode("utf-8")
+    except (TypeError, ValueError):  # pragma: no cover - the driver writes numbers
+        return False
     try:
         fd = os.open(os.path.join(directory, TASK_LOG), os.O_WRONLY | os.O_APPEND | os.O_CREAT,
                      0o644)
@@ -84,10 +88,17 @@ def _entry(line: str, where: str) -> dict[str, Any]:
             raise ArgumentError(f"{where}: {key!r} must be a string")
     for key in _NUMBERS:
         value = entry.get(key)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                or not math.isfinite(value) or value < 0:
+        try:
+            good = not isinstance(value, bool) and isinstance(value, (int, float)) \
+                and math.isfinite(value) and value >= 0
+        except OverflowError:  # a whole number past a float's range
+            good = False
+        if not good:
+            shown = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:30]}..."
             raise ArgumentError(f"{where}: {key!r} must be a number of seconds, 0 or more, "
-                                f"not {value!r}")
+                                f"not {shown}")
+    if not math.isfinite(entry["began"] + entry["seconds"]):
+        raise ArgumentError(f"{where}: 'began' plus 'seconds' is past a float's range")
     for key in _COUNTS:
         value = entry.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -121,14 +132,14 @@ def read_log(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     if os.path.isdir(path):
         path = os.path.join(path, TASK_LOG)
     entries = []
-    number = 0
-    with open(path, encoding="utf-8") as f:
-        try:
-            for number, line in enumerate(f, 1):
-                if line.strip():
-                    entries.append(_entry(line, f"{path}, line {number}"))
-        except UnicodeDecodeError:
-            raise ArgumentError(f"{path}, line {number + 1}: not UTF-8 text") from None
+    with open(path, "rb") as f:
+        for number, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ArgumentError(f"{path}, line {number}: not UTF-8 text") from None
+            if line.strip():
+                entries.append(_entry(line, f"{path}, line {number}"))
     if not entries:
         raise ArgumentError(f"{path}: no task entries (a run in tasks writes one a task)")
     return entries
