@@ -157,6 +157,76 @@ def test_memory_rule() -> None:
             parse_local(bad)
 
 
+class _DaskFuture:
+    """A Dask future as Dask's ``done_callback`` hands it to a callback: it
+    calls back as soon as the status leaves "pending", so also at "lost"
+    (the finished task's result went with its killed worker and is being
+    computed again).  Then ``exception()`` gives None, as Dask's does for
+    any status but "error" (it is the error at "error"), and ``result()`` gives the outcome once it comes."""
+
+    def __init__(self, status: str, outcome: Any) -> None:
+        self.status = status
+        self._outcome = outcome
+        self.callbacks: list[Any] = []
+
+    def add_done_callback(self, fn: Any) -> None:
+        self.callbacks.append(fn)
+
+    def exception(self, timeout: float | None = None) -> BaseException | None:
+        if self.status == "error":
+            assert isinstance(self._outcome, BaseException)
+            return self._outcome
+        return None
+
+    def result(self, timeout: float | None = None) -> Any:
+        if isinstance(self._outcome, BaseException):
+            self.status = "error"
+            raise self._outcome
+        self.status = "finished"
+        return self._outcome
+
+
+class _Client:
+    status = "running"
+    scheduler = type("Scheduler", (), {"address": "tcp://127.0.0.1:1"})()
+
+    def __init__(self, future: _DaskFuture) -> None:
+        self.future = future
+
+    def submit(self, fn: Any, *args: Any, **kwargs: Any) -> _DaskFuture:
+        return self.future
+
+
+@pytest.mark.parametrize("status", ["lost", "finished"])
+def test_a_result_lost_with_its_worker_is_awaited_not_taken_as_none(status: str) -> None:
+    # CI once saw a survey fail on "'NoneType' object has no attribute
+    # 'seconds'": a worker killed holding a finished batch, the callback
+    # found the status "lost" and passed on exception(), which was None
+    from bakersdozen._dask import DaskExecutor
+
+    records = [Record.__new__(Record)]
+    dask_future = _DaskFuture(status, records)
+    ours = DaskExecutor(_Client(dask_future)).submit(len, [])
+    for callback in dask_future.callbacks:
+        callback(dask_future)
+    assert ours.result(timeout=5) is records
+
+
+def test_a_task_error_and_a_cancel_reach_the_caller() -> None:
+    from bakersdozen._dask import ClusterError, DaskExecutor
+
+    failing = _DaskFuture("error", ValueError("the task's own error"))
+    ours = DaskExecutor(_Client(failing)).submit(len, [])
+    failing.callbacks[0](failing)
+    with pytest.raises(ValueError, match="the task's own error"):
+        ours.result(timeout=5)
+    cancelled = _DaskFuture("cancelled", None)
+    ours = DaskExecutor(_Client(cancelled)).submit(len, [])
+    cancelled.callbacks[0](cancelled)
+    with pytest.raises(ClusterError, match="lost the Dask scheduler at tcp://127.0.0.1:1"):
+        ours.result(timeout=5)
+
+
 # -- on the cluster -------------------------------------------------------------------
 
 

@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, InvalidStateError
+from concurrent.futures import CancelledError, Executor, Future, InvalidStateError
 from typing import Any, Final, TypeVar
 
 from .errors import BakersDozenError
@@ -160,20 +160,22 @@ class DaskExecutor(Executor):
                 self._futures.pop(key, None)
             if future.done():
                 return
-            status = done.status
+            if done.status == "cancelled":
+                settle(lambda: future.set_exception(_lost(address)))
+                return
+            # Dask calls back once the status leaves "pending": "finished" and
+            # "error", but also "lost" (a finished task's result went with its
+            # worker and is being computed again; exception() would wait for
+            # it, then give None).  result() waits for whichever comes.
             try:
-                if status == "finished":
-                    result = done.result()
-                    settle(lambda: future.set_result(result))
-                elif status == "cancelled":
-                    settle(lambda: future.set_exception(_lost(address)))
-                else:
-                    error = done.exception()
-                    settle(lambda: future.set_exception(error))
-            except BaseException as failure:  # noqa: BLE001 - gathering failed
+                result = done.result()
+            except BaseException as failure:  # noqa: BLE001 - the task's error, a lost scheduler
                 lost = self.client.status not in ("running", "newly-created")
-                reason = _lost(address) if lost else failure
+                reason = _lost(address) if lost or isinstance(failure, CancelledError) \
+                    else failure
                 settle(lambda: future.set_exception(reason))
+            else:
+                settle(lambda: future.set_result(result))
 
         future.add_done_callback(cancel_on_dask)
         dask_future.add_done_callback(transfer)
