@@ -70,6 +70,7 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 
 from . import _disk, _interrupts, _layers, _search
+from ._reasons import STOP_REASONS
 from .errors import BakersDozenError
 from .task_log import TASK_LOG, append_entry
 
@@ -113,10 +114,8 @@ STOP_FILE: Final = "stop"
 #: Seconds between two looks of a task on a cluster for :data:`STOP_FILE`.
 STOP_LOOK_SECONDS: Final = 0.5
 #: The names of a task's statuses in :data:`TASK_LOG`.
-_STATUS_NAMES: Final = {-1: "done", -2: "stopped", _search.SOLVED: "won",
-                        _search.NODE_LIMIT: "max_nodes", _search.TIME_LIMIT: "time_limit",
-                        _search.OUT_OF_MEMORY: "memory_mb", _search.INTERRUPTED: "interrupted",
-                        _layers.DISK_FULL: "disk", _layers.IO_ERROR: "io_error",
+_STATUS_NAMES: Final = {-1: "done", -2: "stopped", _search.SOLVED: "won", **STOP_REASONS,
+                        _search.INTERRUPTED: "interrupted", _layers.IO_ERROR: "io_error",
                         _layers.DAMAGED: "damaged"}
 #: Seconds a run stopped on a cluster waits for its running tasks to end
 #: (each sees :data:`STOP_FILE` within :data:`STOP_LOOK_SECONDS`) before it

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
 from . import _layers, _position, _search, _shortest
+from ._reasons import STOP_REASONS
 from .cards import Card
 from .check import check
 from .errors import ArgumentError, BakersDozenError
@@ -51,14 +52,6 @@ __all__ = [
     "play_rules", "position_of", "time_limit_seconds", "Progress",
 ]
 
-
-
-_REASONS: Final = {
-    _search.NODE_LIMIT: "max_nodes",
-    _search.TIME_LIMIT: "time_limit",
-    _search.OUT_OF_MEMORY: "memory_mb",
-    _layers.DISK_FULL: "disk",
-}
 
 def play_rules(deal: Deal, rules: Rules | str | None) -> Rules:
     """The rules to play *deal* by: *rules* (a preset name is looked up), or ``deal.rules``.
@@ -1111,7 +1104,7 @@ def solve(
             Verdict.UNSOLVABLE, (), nodes, seconds, None, rounds, deadlock=_deadlock(args),
             resumed_nodes=resumed,
         )
-    return Solution(Verdict.UNKNOWN, (), nodes, seconds, _REASONS[status], rounds,
+    return Solution(Verdict.UNKNOWN, (), nodes, seconds, STOP_REASONS[status], rounds,
                     resumed_nodes=resumed, layer_progress=reached)
 
 
