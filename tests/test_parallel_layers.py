@@ -98,6 +98,25 @@ def test_counts_are_those_of_the_search_in_memory(tmp_path: Path, number: int, g
     assert manifest(tmp_path / "split")["state"] == "unsolvable"
 
 
+@pytest.mark.parametrize(("jobs", "parts"), [(2, 16), (3, 24), (9, 64), (40, 80)])
+def test_a_progress_value_that_fits_is_cut_into_eight_parts_a_job(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int, parts: int) -> None:
+    # more parts than jobs, so that a progress value's last task, which runs
+    # while the other jobs wait for the next value, is short; each split
+    # task writes a file a part, so no more than 64 parts on that account,
+    # and never fewer than 2 a job
+    monkeypatch.setattr(_parallel, "SMALL_BYTES", 0)  # every progress value split
+    deal = Deal.pysol(16780)
+    memory = in_memory(deal)
+    par = in_parallel(deal, tmp_path, jobs, memory_mb=64, part_bytes=2**40)  # all fit
+    assert_same(memory, par)
+    splits = [e for e in task_log(tmp_path) if e["kind"] == "split"]
+    assert splits and {e["parts"] for e in splits} == {parts}
+    expands = [e for e in task_log(tmp_path) if e["kind"] == "expand" and e["depth"] == 1]
+    rounds = {e["round"] for e in splits}
+    assert len(expands) <= parts * len(rounds)  # a part with no records has no task
+
+
 def test_deal_1m_in_two_jobs_of_one_mib(tmp_path: Path) -> None:
     # 1.2 million positions in 2 MiB shared by two jobs: many parts, and
     # parts split again when their layers do not fit after all
